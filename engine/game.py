@@ -1,0 +1,405 @@
+"""A game of Connect Four whose source of truth is the list of its moves.
+
+Columns are counted from 0, left to right, exactly as the terminal game
+prints and reads them. A cell is ``(row, column)`` with row 0 at the bottom,
+where the first marker of a column lands. Players are numbered from 0 in
+turn order; two is the usual count, but any number from two up may play and
+any of them may quit while the game is in progress.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+from .errors import (
+    ColumnFullError,
+    ColumnOutOfRangeError,
+    GameOverError,
+    NotYourTurnError,
+    PlayerNotActiveError,
+    RulesError,
+)
+from .rules import Rules
+
+__all__ = ["Player", "Column", "Cell", "Move", "Status", "Outcome", "Game"]
+
+Player: TypeAlias = int
+"""Index of a player in turn order; 0 moves first."""
+
+Column: TypeAlias = int
+"""Index of a column, from 0 at the left."""
+
+Cell: TypeAlias = tuple[int, int]
+"""``(row, column)``, row 0 at the bottom of the board."""
+
+# The four directions of a line, as (row step, column step): across, up,
+# up-right and down-right. Each is walked both ways from the last marker.
+_DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (-1, 1))
+
+
+@dataclass(frozen=True)
+class Move:
+    """One entry of a game's history: a player dropped a marker, or quit.
+
+    >>> Move(0, 3)
+    Move(player=0, column=3)
+    >>> Move(1, None).is_quit
+    True
+    """
+
+    player: Player
+    column: Column | None
+    """The column dropped into, or None when the player quit."""
+
+    @property
+    def is_quit(self) -> bool:
+        """Whether this entry records a player leaving the game."""
+        return self.column is None
+
+
+class Status(enum.Enum):
+    """Where a game stands."""
+
+    IN_PROGRESS = "in progress"
+    WON = "won"
+    DRAWN = "drawn"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``cells`` holds every cell of every winning line through the last marker
+    (empty for a draw, or for a win because every other player quit).
+    """
+
+    status: Status
+    winner: Player | None = None
+    cells: frozenset[Cell] = field(default_factory=frozenset)
+
+
+class Game:
+    """A game in play: drop markers, undo them, ask who is to move and who won.
+
+    >>> game = Game.from_moves("0,7,0,6,0,5,0")
+    >>> game.status, game.outcome().winner
+    (<Status.WON: 'won'>, 0)
+    >>> sorted(game.outcome().cells)
+    [(0, 0), (1, 0), (2, 0), (3, 0)]
+    >>> game.pop()
+    Move(player=0, column=0)
+    >>> game.outcome() is None, game.to_move
+    (True, 0)
+    """
+
+    def __init__(self, rules: Rules | None = None, players: int = 2) -> None:
+        """Start an empty game.
+
+        Raises:
+            RulesError: fewer than two players, or ``players`` not an int.
+        """
+        if not isinstance(players, int) or isinstance(players, bool) or players < 2:
+            raise RulesError(f"a game needs at least 2 players, got {players!r}")
+        self.rules: Rules = rules if rules is not None else Rules()
+        self.players: int = players
+        self._columns: list[list[Player]] = [[] for _ in range(self.rules.columns)]
+        self._history: list[Move] = []
+        self._active: list[bool] = [True] * players
+        self._to_move: Player = 0
+        self._outcome: Outcome | None = None
+        self._drops = 0
+        # Snapshot of (to_move, outcome) taken before each entry, so pop() is O(1).
+        self._stack: list[tuple[Player, Outcome | None]] = []
+
+    # --- Construction -----------------------------------------------------
+
+    @classmethod
+    def from_moves(
+        cls, moves: str | Iterable[Column], rules: Rules | None = None
+    ) -> Game:
+        """Replay a two-player game from its columns (a list or a move string).
+
+        >>> Game.from_moves([3, 3, 4]).moves
+        [3, 3, 4]
+
+        Raises:
+            MoveSyntaxError: the string is not a move record.
+            ColumnOutOfRangeError, ColumnFullError, GameOverError: a move
+                cannot be played where it stands in the record.
+        """
+        game = cls(rules)
+        if isinstance(moves, str):
+            from .notation import parse_moves
+
+            moves = parse_moves(moves, game.rules)
+        for column in moves:
+            game.play(column)
+        return game
+
+    def copy(self) -> Game:
+        """An independent game with the same rules and history."""
+        other = Game(self.rules, self.players)
+        for move in self._history:
+            other._push(move)
+        return other
+
+    # --- Reading the position --------------------------------------------
+
+    @property
+    def history(self) -> tuple[Move, ...]:
+        """Every drop and quit so far, in order: the game's source of truth."""
+        return tuple(self._history)
+
+    @property
+    def moves(self) -> list[Column]:
+        """The columns dropped into so far, in order (quits left out)."""
+        return [move.column for move in self._history if move.column is not None]
+
+    def moves_string(self) -> str:
+        """The drops as a move record, the format :meth:`from_moves` reads.
+
+        >>> Game.from_moves([3, 3, 4]).moves_string()
+        '3,3,4'
+        """
+        from .notation import format_moves
+
+        return format_moves(self.moves)
+
+    @property
+    def to_move(self) -> Player | None:
+        """The player whose turn it is, or None once the game is over."""
+        return None if self._outcome is not None else self._to_move
+
+    @property
+    def active_players(self) -> tuple[Player, ...]:
+        """The players who have not quit, in turn order."""
+        return tuple(p for p in range(self.players) if self._active[p])
+
+    def height(self, column: Column) -> int:
+        """How many markers column ``column`` holds."""
+        self._check_column(column)
+        return len(self._columns[column])
+
+    def cell(self, row: int, column: Column) -> Player | None:
+        """The player whose marker is at ``(row, column)``, or None if empty.
+
+        Raises:
+            ColumnOutOfRangeError: the cell is not on the board.
+        """
+        self._check_column(column)
+        if not 0 <= row < self.rules.rows:
+            raise ColumnOutOfRangeError(
+                f"row {row!r} is not on the board (0-{self.rules.rows - 1})"
+            )
+        stack = self._columns[column]
+        return stack[row] if row < len(stack) else None
+
+    def grid(self) -> list[list[Player | None]]:
+        """The board as rows from top to bottom, each left to right (None: empty)."""
+        rows = self.rules.rows
+        return [
+            [stack[row] if row < len(stack) else None for stack in self._columns]
+            for row in reversed(range(rows))
+        ]
+
+    def can_play(self, column: Column) -> bool:
+        """Whether a marker may be dropped into ``column`` now."""
+        return (
+            self._outcome is None
+            and isinstance(column, int)
+            and 0 <= column < self.rules.columns
+            and len(self._columns[column]) < self.rules.rows
+        )
+
+    def legal_moves(self) -> list[Column]:
+        """The columns that may be played now, left to right."""
+        if self._outcome is not None:
+            return []
+        rows = self.rules.rows
+        return [c for c, stack in enumerate(self._columns) if len(stack) < rows]
+
+    def is_full(self) -> bool:
+        """Whether every cell of the board holds a marker."""
+        return self._drops == self.rules.cells
+
+    def is_over(self) -> bool:
+        """Whether the game is won or drawn."""
+        return self._outcome is not None
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it is in progress."""
+        return self._outcome
+
+    @property
+    def status(self) -> Status:
+        """IN_PROGRESS, WON or DRAWN."""
+        return Status.IN_PROGRESS if self._outcome is None else self._outcome.status
+
+    # --- Playing ----------------------------------------------------------
+
+    def play(self, column: Column, player: Player | None = None) -> Move:
+        """Drop the next marker into ``column``; return the recorded move.
+
+        ``player``, when given, must be the player to move: a front end that
+        knows who sent the move lets the engine check the turn.
+
+        Raises:
+            PlayerNotActiveError: ``player`` is not in the game or has quit.
+            GameOverError: the game is already won or drawn.
+            NotYourTurnError: ``player`` is not the player to move.
+            ColumnOutOfRangeError: ``column`` is not a column of the board.
+            ColumnFullError: ``column`` has no free cell.
+        """
+        if player is not None:
+            self._check_active(player)
+        if self._outcome is not None:
+            raise GameOverError(
+                f"the game is over; no move may follow {self.moves_string()!r}"
+            )
+        if player is not None and player != self._to_move:
+            raise NotYourTurnError(
+                f"it is player {self._to_move}'s turn, not player {player}'s"
+            )
+        self._check_column(column)
+        if len(self._columns[column]) >= self.rules.rows:
+            raise ColumnFullError(
+                f"column {column} is full after {self.moves_string()!r}"
+            )
+        move = Move(self._to_move, column)
+        self._push(move)
+        return move
+
+    def quit(self, player: Player) -> Move:
+        """Take ``player`` out of the game; return the recorded entry.
+
+        A player may quit in turn or not. When only one player is left, that
+        player wins.
+
+        Raises:
+            PlayerNotActiveError: ``player`` is not in the game or has quit.
+            GameOverError: the game is already won or drawn.
+        """
+        self._check_active(player)
+        if self._outcome is not None:
+            raise GameOverError("the game is over; nobody can quit it any more")
+        move = Move(player, None)
+        self._push(move)
+        return move
+
+    def pop(self) -> Move:
+        """Undo the last drop or quit and return it.
+
+        Raises:
+            IndexError: the history is empty.
+        """
+        move = self._history.pop()
+        self._to_move, self._outcome = self._stack.pop()
+        if move.column is None:
+            self._active[move.player] = True
+        else:
+            self._columns[move.column].pop()
+            self._drops -= 1
+        return move
+
+    def peek(self) -> Move:
+        """The last drop or quit, without undoing it.
+
+        Raises:
+            IndexError: the history is empty.
+        """
+        return self._history[-1]
+
+    # --- Internals --------------------------------------------------------
+
+    def _push(self, move: Move) -> None:
+        """Record a move already validated by play() or quit()."""
+        self._stack.append((self._to_move, self._outcome))
+        self._history.append(move)
+        if move.column is None:
+            self._active[move.player] = False
+            active = self.active_players
+            if len(active) == 1:
+                self._outcome = Outcome(Status.WON, active[0])
+            elif move.player == self._to_move:
+                self._to_move = self._next_active(move.player)
+            return
+        stack = self._columns[move.column]
+        stack.append(move.player)
+        self._drops += 1
+        cells = self._winning_cells(len(stack) - 1, move.column)
+        if cells:
+            self._outcome = Outcome(Status.WON, move.player, cells)
+        elif self._drops == self.rules.cells:
+            self._outcome = Outcome(Status.DRAWN)
+        else:
+            self._to_move = self._next_active(move.player)
+
+    def _next_active(self, after: Player) -> Player:
+        """The first player after ``after`` in turn order who has not quit."""
+        for step in range(1, self.players + 1):
+            candidate = (after + step) % self.players
+            if self._active[candidate]:
+                return candidate
+        raise AssertionError("a game in progress has at least two players")
+
+    def _winning_cells(self, row: int, column: Column) -> frozenset[Cell]:
+        """Cells of every line through ``(row, column)`` long enough to win.
+
+        Only the lines through the new marker can have changed, so only the
+        four directions through it are walked, each both ways.
+        """
+        columns = self._columns
+        owner = columns[column][row]
+        rows_total, columns_total = self.rules.rows, self.rules.columns
+        winning: set[Cell] = set()
+        for row_step, column_step in _DIRECTIONS:
+            line = [(row, column)]
+            for sign in (1, -1):
+                r, c = row + sign * row_step, column + sign * column_step
+                while (
+                    0 <= c < columns_total
+                    and 0 <= r < rows_total
+                    and r < len(columns[c])
+                    and columns[c][r] == owner
+                ):
+                    line.append((r, c))
+                    r += sign * row_step
+                    c += sign * column_step
+            if len(line) >= self.rules.connect:
+                winning.update(line)
+        return frozenset(winning)
+
+    def _check_column(self, column: Column) -> None:
+        if (
+            not isinstance(column, int)
+            or isinstance(column, bool)
+            or not 0 <= column < self.rules.columns
+        ):
+            raise ColumnOutOfRangeError(
+                f"column {column!r} is not on the board (0-{self.rules.columns - 1})"
+            )
+
+    def _check_active(self, player: Player) -> None:
+        if (
+            not isinstance(player, int)
+            or isinstance(player, bool)
+            or not 0 <= player < self.players
+        ):
+            raise PlayerNotActiveError(f"there is no player {player!r} in this game")
+        if not self._active[player]:
+            raise PlayerNotActiveError(f"player {player} has quit the game")
+
+    # --- Dunder -----------------------------------------------------------
+
+    def __repr__(self) -> str:
+        if any(move.is_quit for move in self._history) or self.players != 2:
+            return f"<Game {self.rules!r} players={self.players} history={self._history!r}>"
+        return f"Game.from_moves({self.moves_string()!r}, {self.rules!r})"
+
+    def __len__(self) -> int:
+        """How many entries (drops and quits) the history holds."""
+        return len(self._history)
+
