@@ -4,6 +4,17 @@ The engine only computes: it returns values and strings and never prints,
 so every front end (terminal game, web service) shows them its own way.
 """
 
+from .board_check import (
+    BoardCharacterError,
+    BoardError,
+    BoardLengthError,
+    BothPlayersWonError,
+    DisjointChainsError,
+    FloatingPieceError,
+    ImpossibleLastMoveError,
+    PieceCountError,
+    board_winner,
+)
 from .errors import (
     ColumnFullError,
     ColumnOutOfRangeError,
@@ -20,22 +31,31 @@ from .render import column_header, render
 from .rules import Rules
 
 __all__ = [
+    "BoardCharacterError",
+    "BoardError",
+    "BoardLengthError",
+    "BothPlayersWonError",
     "Cell",
     "Column",
     "ColumnFullError",
     "ColumnOutOfRangeError",
+    "DisjointChainsError",
     "EngineError",
+    "FloatingPieceError",
     "Game",
     "GameOverError",
+    "ImpossibleLastMoveError",
     "Move",
     "MoveSyntaxError",
     "NotYourTurnError",
     "Outcome",
+    "PieceCountError",
     "Player",
     "PlayerNotActiveError",
     "Rules",
     "RulesError",
     "Status",
+    "board_winner",
     "column_header",
     "format_moves",
     "parse_column",

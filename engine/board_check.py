@@ -1,0 +1,284 @@
+"""Who has won on a board given as a string, refusing boards no game could reach.
+
+The string lists the rows from top to bottom, as a grid is printed, each row
+left to right: ``A`` and ``B`` are the two players' pieces, ``X`` an empty
+cell. On the usual 6 x 7 board the string has 42 characters; the last seven
+are the bottom row, where the first piece of each column lands::
+
+    XXXXXXX   index  0- 6   top row (row 5)
+    XXXXXXX   index  7-13
+    AXXXXXX   index 14-20
+    AXXXXXX   index 21-27
+    ABXXXXX   index 28-34
+    ABBXXXX   index 35-41   bottom row (row 0)
+
+Cells in messages are ``(row, column)`` from the bottom-left corner, as in
+:mod:`engine.game`, with the string index beside them.
+"""
+
+from __future__ import annotations
+
+from .errors import EngineError, RulesError
+from .rules import Rules
+
+# Imported for type checkers only, as in game.py: the terminal game starts lean.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar
+
+__all__ = [
+    "BoardError",
+    "BoardLengthError",
+    "BoardCharacterError",
+    "FloatingPieceError",
+    "PieceCountError",
+    "BothPlayersWonError",
+    "DisjointChainsError",
+    "ImpossibleLastMoveError",
+    "board_winner",
+]
+
+PIECES = "AB"
+EMPTY = "X"
+NO_WINNER = "X"
+
+# The four directions of a line as (row step, column step), row 0 at the
+# bottom: across, up, up-right and down-right.
+_DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (-1, 1))
+
+
+# === Exceptions ===
+
+
+class BoardError(EngineError):
+    """A board string that no real game could produce; ``code`` names the rule."""
+
+    code: ClassVar[str] = "invalid_board"
+
+
+class BoardLengthError(BoardError):
+    """The string does not have one character per cell."""
+
+    code = "wrong_length"
+
+
+class BoardCharacterError(BoardError):
+    """A character is not A, B or X."""
+
+    code = "bad_character"
+
+
+class FloatingPieceError(BoardError):
+    """A piece sits above an empty cell of its column."""
+
+    code = "floating_piece"
+
+
+class PieceCountError(BoardError):
+    """The players' piece counts cannot come from alternating turns."""
+
+    code = "impossible_counts"
+
+
+class BothPlayersWonError(BoardError):
+    """Both players have a winning chain; the game stops at the first one."""
+
+    code = "both_players_won"
+
+
+class DisjointChainsError(BoardError):
+    """One player has winning chains with no piece common to all of them.
+
+    Every chain a move completes runs through that move's piece, so the
+    chains of a real win share at least one piece (the seed's
+    ``multiple_winner``).
+    """
+
+    code = "multiple_winner"
+
+
+class ImpossibleLastMoveError(BoardError):
+    """The winning move cannot have been the last one played.
+
+    The shared piece must sit on top of its column, and the piece counts must
+    show that its owner moved last.
+    """
+
+    code = "impossible_last_move"
+
+
+# === The check ===
+
+
+def board_winner(
+    board: str, rows: int = 6, columns: int = 7, connect: int = 4, first: str = "A"
+) -> str:
+    """Answer ``"A"`` or ``"B"`` for the player who has won, ``"X"`` for nobody.
+
+    ``"X"`` means the game goes on, or is drawn when the board is full.
+    ``first`` is the player who moved first.
+
+    >>> board_winner(
+    ...     "XXXXXXX"
+    ...     "XXXXXXX"
+    ...     "AXXXXXX"
+    ...     "AXXXXXX"
+    ...     "ABXXXXX"
+    ...     "ABBXXXX"
+    ... )
+    'A'
+    >>> board_winner("XXXX" "XXXX" "XXXX" "ABXX", rows=4, columns=4)
+    'X'
+    >>> board_winner("AXXX" "XXXX" "XXXX" "BXXX", rows=4, columns=4)
+    Traceback (most recent call last):
+      ...
+    engine.board_check.FloatingPieceError: piece 'A' at (3, 0) (index 0) floats above an empty cell
+
+    Raises:
+        RulesError: the board size or chain length is not valid rules, or
+            ``first`` is neither "A" nor "B".
+        BoardError: the string is no position of a real game; the subclass
+            (and its ``code``) names the rule it breaks.
+    """
+    rules = Rules(rows, columns, connect)
+    if first not in ("A", "B") or not isinstance(first, str):
+        raise RulesError(f"first must be 'A' or 'B', got {first!r}")
+    _check_text(board, rules)
+    stacks = _stacks(board, rules)
+    _check_counts(board, first)
+    cores = {player: _winning_cores(stacks, rules, player) for player in PIECES}
+    winners = [player for player in PIECES if cores[player]]
+    if not winners:
+        return NO_WINNER
+    if len(winners) == 2:
+        raise BothPlayersWonError(
+            f"both A and B have a chain of {connect}: A through "
+            f"{_cells_text(cores['A'][0], rules)}, B through "
+            f"{_cells_text(cores['B'][0], rules)}"
+        )
+    winner = winners[0]
+    shared = frozenset.intersection(*cores[winner])
+    if not shared:
+        raise DisjointChainsError(
+            f"{winner}'s winning chains share no piece: {len(cores[winner])} chains "
+            f"through {', '.join(_cells_text(core, rules) for core in cores[winner])}"
+        )
+    on_top = [cell for cell in shared if cell[0] == len(stacks[cell[1]]) - 1]
+    if not on_top:
+        raise ImpossibleLastMoveError(
+            f"no piece shared by {winner}'s winning chains could be the last move: "
+            f"{_cells_text(shared, rules)} each have a piece above"
+        )
+    other = "B" if winner == "A" else "A"
+    winner_count, other_count = board.count(winner), board.count(other)
+    moved_last = winner_count == other_count + (1 if winner == first else 0)
+    if not moved_last:
+        raise ImpossibleLastMoveError(
+            f"{winner} has won but did not move last: A {board.count('A')}, "
+            f"B {board.count('B')} pieces with {first} moving first"
+        )
+    return winner
+
+
+# === Helpers ===
+
+
+def _cell_of(index: int, rules: Rules) -> tuple[int, int]:
+    """The ``(row, column)`` of a string index, row 0 at the bottom."""
+    line, column = divmod(index, rules.columns)
+    return rules.rows - 1 - line, column
+
+
+def _index_of(row: int, column: int, rules: Rules) -> int:
+    return (rules.rows - 1 - row) * rules.columns + column
+
+
+def _cells_text(cells: frozenset[tuple[int, int]], rules: Rules) -> str:
+    return " ".join(
+        f"{cell} (index {_index_of(*cell, rules)})" for cell in sorted(cells)
+    )
+
+
+def _short(text: str) -> str:
+    """The repr of ``text``, cut short so an error message stays readable."""
+    return repr(text) if len(text) <= 60 else repr(text[:57]) + "..."
+
+
+def _check_text(board: str, rules: Rules) -> None:
+    if not isinstance(board, str):
+        raise BoardCharacterError(f"the board must be a string, got {board!r}")
+    if len(board) != rules.cells:
+        raise BoardLengthError(
+            f"a {rules.rows} x {rules.columns} board has {rules.cells} cells, "
+            f"but the string {_short(board)} has {len(board)} characters"
+        )
+    for index, character in enumerate(board):
+        if character not in "ABX":
+            raise BoardCharacterError(
+                f"character {character!r} at {_cell_of(index, rules)} (index {index}) "
+                "is not A, B or X"
+            )
+
+
+def _stacks(board: str, rules: Rules) -> list[str]:
+    """Each column's pieces from the bottom up; refuse a piece above a gap."""
+    stacks = []
+    for column in range(rules.columns):
+        # The column read bottom-up: the string holds the top row first.
+        cells = board[column :: rules.columns][::-1]
+        height = cells.find(EMPTY)
+        if height == -1:
+            height = rules.rows
+        for row in range(height + 1, rules.rows):
+            if cells[row] != EMPTY:
+                raise FloatingPieceError(
+                    f"piece {cells[row]!r} at ({row}, {column}) "
+                    f"(index {_index_of(row, column, rules)}) floats above an empty cell"
+                )
+        stacks.append(cells[:height])
+    return stacks
+
+
+def _check_counts(board: str, first: str) -> None:
+    second = "B" if first == "A" else "A"
+    lead = board.count(first) - board.count(second)
+    if lead not in (0, 1):
+        raise PieceCountError(
+            f"A has {board.count('A')} pieces and B {board.count('B')}: with "
+            f"{first} moving first, {first} has as many pieces as {second} or one more"
+        )
+
+
+def _winning_cores(
+    stacks: list[str], rules: Rules, player: str
+) -> list[frozenset[tuple[int, int]]]:
+    """For each maximal run of ``player`` at least ``connect`` long, its core.
+
+    A run of length L holds L - connect + 1 winning chains (windows of
+    ``connect`` pieces); the core is the cells every one of them contains,
+    positions L - connect to connect - 1 along the run. A run of 2 * connect
+    or more has an empty core: two of its chains share no piece.
+    """
+    rows, columns, connect = rules.rows, rules.columns, rules.connect
+
+    def owner(row: int, column: int) -> str | None:
+        if 0 <= row < rows and 0 <= column < columns and row < len(stacks[column]):
+            return stacks[column][row]
+        return None
+
+    cores = []
+    for column, stack in enumerate(stacks):
+        for row, piece in enumerate(stack):
+            if piece != player:
+                continue
+            for row_step, column_step in _DIRECTIONS:
+                if owner(row - row_step, column - column_step) == player:
+                    continue  # Not the start of the run.
+                run = [(row, column)]
+                r, c = row + row_step, column + column_step
+                while owner(r, c) == player:
+                    run.append((r, c))
+                    r, c = r + row_step, c + column_step
+                if len(run) >= connect:
+                    cores.append(frozenset(run[len(run) - connect : connect]))
+    return cores
