@@ -1,0 +1,146 @@
+"""Tests of engine.errors: one family, one class per kind of failure."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import itertools
+import pkgutil
+from collections.abc import Callable
+
+import pytest
+
+import engine
+from engine import (
+    ColumnFullError,
+    ColumnOutOfRangeError,
+    EngineError,
+    Game,
+    GameOverError,
+    MoveSyntaxError,
+    NotYourTurnError,
+    PlayerNotActiveError,
+    Rules,
+    RulesError,
+    parse_column,
+)
+from engine import errors
+
+ERROR_CLASSES = [getattr(errors, name) for name in errors.__all__]
+SPECIFIC_CLASSES = [cls for cls in ERROR_CLASSES if cls is not EngineError]
+
+
+def _full_column() -> None:
+    Game.from_moves("0,0,0,0,0").play(0)
+
+
+def _not_your_turn() -> None:
+    Game().play(0, player=1)
+
+
+def _quit_twice() -> None:
+    game = Game(players=3)
+    game.quit(2)
+    game.quit(2)
+
+
+# One way to cause each failure; each must raise exactly its own class.
+CAUSES: list[tuple[type[EngineError], str, Callable[[], object]]] = [
+    (RulesError, "zero rows", lambda: Rules(rows=0)),
+    (RulesError, "one player", lambda: Game(players=1)),
+    (MoveSyntaxError, "a column that is not a number", lambda: parse_column("x", Rules())),
+    (MoveSyntaxError, "a record that is not a record", lambda: Game.from_moves("3;4")),
+    (ColumnOutOfRangeError, "column 8 typed", lambda: parse_column("8", Rules())),
+    (ColumnOutOfRangeError, "column 8 played", lambda: Game().play(8)),
+    (ColumnFullError, "a sixth marker in a five-row column", _full_column),
+    (GameOverError, "a move after a win", lambda: Game.from_moves("0,7,0,6,0,5,0").play(1)),
+    (NotYourTurnError, "player 1 moving first", _not_your_turn),
+    (PlayerNotActiveError, "an unknown player", lambda: Game().quit(5)),
+    (PlayerNotActiveError, "a player quitting twice", _quit_twice),
+]
+
+
+@pytest.mark.parametrize("cls", ERROR_CLASSES, ids=lambda cls: cls.__name__)
+def test_every_error_class_is_an_engine_error_and_a_value_error(cls: type[Exception]) -> None:
+    assert issubclass(cls, EngineError)
+    assert issubclass(cls, ValueError)
+
+
+def test_engine_error_derives_directly_from_value_error() -> None:
+    assert EngineError.__bases__ == (ValueError,)
+
+
+@pytest.mark.parametrize("cls", SPECIFIC_CLASSES, ids=lambda cls: cls.__name__)
+def test_every_specific_error_derives_directly_from_engine_error(cls: type[Exception]) -> None:
+    assert cls.__bases__ == (EngineError,)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    list(itertools.permutations(SPECIFIC_CLASSES, 2)),
+    ids=lambda cls: cls.__name__,
+)
+def test_no_specific_error_is_a_kind_of_another(first: type[Exception], second: type[Exception]) -> None:
+    assert not issubclass(first, second)
+
+
+@pytest.mark.parametrize("cls", ERROR_CLASSES, ids=lambda cls: cls.__name__)
+def test_every_error_class_says_what_it_means_in_a_docstring(cls: type[Exception]) -> None:
+    assert cls.__doc__ and cls.__doc__.strip()
+
+
+def test_docstrings_differ_so_each_class_has_its_own_meaning() -> None:
+    docs = [cls.__doc__ for cls in ERROR_CLASSES]
+    assert len(set(docs)) == len(docs)
+
+
+@pytest.mark.parametrize(("cls", "cause", "action"), CAUSES, ids=[cause for _, cause, _ in CAUSES])
+def test_each_failure_raises_exactly_its_own_class(
+    cls: type[EngineError], cause: str, action: Callable[[], object]
+) -> None:
+    with pytest.raises(EngineError) as caught:
+        action()
+    assert type(caught.value) is cls
+
+
+def test_every_specific_error_class_has_a_cause_in_the_table() -> None:
+    assert {cls for cls, _, _ in CAUSES} == set(SPECIFIC_CLASSES)
+
+
+@pytest.mark.parametrize(("cls", "cause", "action"), CAUSES, ids=[cause for _, cause, _ in CAUSES])
+def test_each_failure_can_be_caught_as_a_value_error_with_a_message(
+    cls: type[EngineError], cause: str, action: Callable[[], object]
+) -> None:
+    with pytest.raises(ValueError) as caught:
+        action()
+    assert str(caught.value)
+
+
+def test_errors_all_lists_every_error_class_of_the_module() -> None:
+    defined = {
+        name
+        for name, value in vars(errors).items()
+        if inspect.isclass(value) and issubclass(value, BaseException) and value.__module__ == errors.__name__
+    }
+    assert defined == set(errors.__all__)
+
+
+def _engine_modules() -> list[object]:
+    return [
+        importlib.import_module(f"engine.{info.name}")
+        for info in pkgutil.iter_modules(engine.__path__)
+    ]
+
+
+def test_every_exception_defined_anywhere_in_the_engine_is_an_engine_error() -> None:
+    """A front end catches the whole family with one ``except EngineError``."""
+    strays = [
+        f"{module.__name__}.{name}"  # type: ignore[attr-defined]
+        for module in _engine_modules()
+        for name, value in vars(module).items()
+        if inspect.isclass(value)
+        and issubclass(value, BaseException)
+        and value.__module__ == module.__name__  # type: ignore[attr-defined]
+        and not issubclass(value, EngineError)
+    ]
+    assert strays == []
