@@ -53,7 +53,7 @@ __all__ = [
     "solve",
 ]
 
-NODES_PER_SECOND = 40_000
+NODES_PER_SECOND = 100_000
 """Search nodes one second of budget buys: below what CPython does here on
 7 x 6, so the node budget, not the clock, normally ends a search."""
 
@@ -341,3 +341,374 @@ class Solver:
 def _half(value: int) -> int:
     """``value / 2`` rounded towards zero, like C's integer division."""
     return -((-value) // 2) if value < 0 else value // 2
+
+
+# === Heuristic search ========================================================
+
+_WIN = 1 << 24
+"""Heuristic value of a win with 0 stones on the board; a win after ``m``
+stones is ``_WIN - m``, so faster wins are worth more, like exact scores."""
+
+_THREAT_WEIGHT = 16
+"""Heuristic value of one cell that would complete a chain."""
+
+_LAYERS = 6
+"""How many nested masks of ever better placed cells the heuristic uses."""
+
+_HEURISTIC_NODES_PER_SECOND = 40_000
+"""Like NODES_PER_SECOND, for the slower heuristic nodes."""
+
+_EXACT_MAX_EMPTY = 64
+"""Positions with more empty cells skip the exact attempt: it could not end."""
+
+
+def _placement_layers(lay: Layout) -> tuple[int, ...]:
+    """Nested masks of cells lying on ever more winning lines.
+
+    A cell's weight is the number of chain-long windows (in the four
+    directions) through it; a stone on a layer counts once per layer it is
+    in, so well-placed stones (the centre on 7 x 6) count most.
+    """
+    rules = lay.rules
+    rows, columns, k = rules.rows, rules.columns, rules.connect
+    weight = [[0] * columns for _ in range(rows)]
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (-1, 1)):
+        for r in range(rows):
+            for c in range(columns):
+                end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
+                if 0 <= end_r < rows and 0 <= end_c < columns:
+                    for j in range(k):
+                        weight[r + dr * j][c + dc * j] += 1
+    distinct = sorted({w for line in weight for w in line if w > 0})
+    if len(distinct) > _LAYERS:
+        step = len(distinct) / _LAYERS
+        distinct = [distinct[int(i * step)] for i in range(_LAYERS)]
+    layers = []
+    for threshold in distinct:
+        cells = 0
+        for r in range(rows):
+            for c in range(columns):
+                if weight[r][c] >= threshold:
+                    cells |= 1 << (c * lay.height + r)
+        layers.append(cells)
+    return tuple(layers)
+
+
+class _Heuristic:
+    """Depth-limited negamax with a threat-and-placement evaluation."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.layout = layout(rules)
+        self.explored = 0
+        self.node_limit: int | None = None
+        self.deadline: float | None = None
+        self.search = self._build_search()
+
+    def _check_budget(self) -> int:
+        if self.node_limit is not None and self.explored >= self.node_limit:
+            raise SearchAborted(f"node budget of {self.node_limit} spent")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise SearchAborted("time budget spent")
+        next_check = self.explored + _CHECK_EVERY // 8
+        if self.node_limit is not None:
+            next_check = min(next_check, self.node_limit)
+        return next_check
+
+    def _build_search(self) -> Callable[[int, int, int, int, int, int], int]:
+        """``search(current, mask, moves, depth, alpha, beta)``, fail-soft.
+
+        Wins and losses met within the horizon score ``±(_WIN - m)``, where
+        ``m`` is the number of stones before the winning one; the horizon
+        itself scores the evaluation, always far smaller.
+        """
+        lay = self.layout
+        owner = self
+        winning_cells = lay.winning_cells
+        bottom, board = lay.bottom_mask, lay.board_mask
+        ordered_columns = tuple(lay.column_masks[c] for c in lay.centre_first)
+        layers = _placement_layers(lay)
+        next_check = 0
+
+        def evaluate(current: int, opponent: int, ours: int, theirs: int) -> int:
+            value = _THREAT_WEIGHT * (ours.bit_count() - theirs.bit_count())
+            for cells in layers:
+                value += (current & cells).bit_count() - (opponent & cells).bit_count()
+            return value
+
+        def search(
+            current: int, mask: int, moves: int, depth: int, alpha: int, beta: int
+        ) -> int:
+            nonlocal next_check
+            owner.explored += 1
+            if owner.explored >= next_check:
+                next_check = owner._check_budget()
+            possible = (mask + bottom) & board
+            if not possible:
+                return 0
+            ours = winning_cells(current, mask)
+            if ours & possible:
+                return _WIN - moves
+            opponent = current ^ mask
+            theirs = winning_cells(opponent, mask)
+            forced = possible & theirs
+            if forced:
+                if forced & (forced - 1):
+                    return moves + 1 - _WIN
+                possible = forced
+            possible &= ~(theirs >> 1)
+            if not possible:
+                return moves + 1 - _WIN
+            if depth <= 0:
+                return evaluate(current, opponent, ours, theirs)
+            children = []
+            rank = 0
+            for column_mask in ordered_columns:
+                cell = possible & column_mask
+                if cell:
+                    threats = winning_cells(current | cell, mask | cell).bit_count()
+                    children.append((threats, rank, cell))
+                    rank -= 1
+            if len(children) > 1:
+                children.sort(reverse=True)
+            best = -_WIN - 1
+            for _, _, cell in children:
+                value = -search(opponent, mask | cell, moves + 1, depth - 1, -beta, -alpha)
+                if value > best:
+                    best = value
+                    if value >= beta:
+                        return value
+                    if value > alpha:
+                        alpha = value
+            return best
+
+        def start(
+            current: int, mask: int, moves: int, depth: int, alpha: int, beta: int
+        ) -> int:
+            nonlocal next_check
+            next_check = owner.explored
+            return search(current, mask, moves, depth, alpha, beta)
+
+        return start
+
+    def root_values(self, position: Position, depth: int) -> list[tuple[int, int]]:
+        """``(value, column)`` of every sensible root move whose value ties the best.
+
+        Sensible: a winning move if there is one, else the non-losing moves
+        (or every move, when all lose). Each child is searched with a window
+        just below the best value so far, so ties are seen exactly.
+
+        Raises:
+            SearchAborted: the node or time budget ran out.
+        """
+        lay = self.layout
+        current, mask, moves = position.current, position.mask, position.moves
+        possible = position.possible()
+        winning = position.winning_cells() & possible
+        if winning:
+            return [
+                (_WIN - moves, c) for c in lay.centre_first if winning & lay.column_masks[c]
+            ]
+        candidates = position.non_losing_moves() or possible
+        best = -_WIN - 2
+        tied: list[tuple[int, int]] = []
+        for column in lay.centre_first:
+            cell = candidates & lay.column_masks[column]
+            if not cell:
+                continue
+            value = -self.search(
+                current ^ mask, mask | cell, moves + 1, depth - 1, -_WIN - 2, -(best - 1)
+            )
+            if value > best:
+                best, tied = value, [(value, column)]
+            elif value == best:
+                tied.append((value, column))
+        return tied
+
+
+def _from_heuristic(value: int, cells: int) -> tuple[int, bool]:
+    """A heuristic value as ``(score, exact)``: proven wins and losses are exact.
+
+    A value beyond any evaluation means every line of the search ended in a
+    win or loss within its horizon, which fixes the exact score.
+    """
+    if abs(value) < _WIN - cells - 1:
+        return value, False
+    stones_before = _WIN - abs(value)
+    score = (cells + 1 - stones_before) // 2
+    return (score if value > 0 else -score), True
+
+
+# === Public API ==============================================================
+
+
+def _position_of(game: Game) -> Position:
+    """The bitboard of a game the solver can search.
+
+    Raises:
+        GameOverError: the game is won or drawn.
+        UnsupportedGameError: the game is not for two players.
+    """
+    if game.is_over():
+        raise GameOverError(f"the game is over after {game.moves_string()!r}")
+    return Position.from_game(game)
+
+
+def solve(game: Game, *, time_budget: float | None = None) -> Analysis:
+    """The exact score of ``game`` for the player to move, and a move achieving it.
+
+    >>> solve(Game.from_moves("0,1,0,1,0,1", Rules(rows=6, columns=7)))
+    Analysis(move=0, score=18, exact=True, depth=None, explored=0)
+
+    Without ``time_budget`` the search runs until it ends, which may be
+    hours on an early 7 x 6 position.
+
+    Raises:
+        GameOverError: the game is won or drawn.
+        UnsupportedGameError: the game is not for two players.
+        SearchAborted: ``time_budget`` (seconds) ran out first.
+    """
+    position = _position_of(game)
+    solver = Solver(game.rules)
+    if time_budget is not None:
+        solver.deadline = time.monotonic() + time_budget
+        solver.node_limit = max(1, int(time_budget * NODES_PER_SECOND))
+    move, score = solver.best_move(position)
+    return Analysis(move, score, True, None, solver.explored)
+
+
+def analyse(game: Game, *, time_budget: float = 1.0) -> Analysis:
+    """The best move found for the player to move within ``time_budget`` seconds.
+
+    First an exact search, given half the budget; if it cannot finish, a
+    heuristic search deepened one move at a time while the rest lasts (the
+    first depth always completes, so a move always comes back). The result
+    says which answered. The same position and budget give the same answer
+    unless the machine is too slow to spend the node budget in time.
+
+    >>> analyse(Game.from_moves("3,3,4,4", Rules(rows=6, columns=7))).score
+    18
+    >>> analysis = analyse(Game(Rules(rows=20, columns=20, connect=5)), time_budget=0.05)
+    >>> analysis.exact, analysis.move
+    (False, 9)
+
+    Raises:
+        GameOverError: the game is won or drawn.
+        UnsupportedGameError: the game is not for two players.
+    """
+    position = _position_of(game)
+    start = time.monotonic()
+    explored = 0
+    cells = game.rules.cells
+    if cells - position.moves <= _EXACT_MAX_EMPTY:
+        solver = Solver(game.rules)
+        solver.deadline = start + time_budget / 2
+        solver.node_limit = max(1, int(time_budget / 2 * NODES_PER_SECOND))
+        try:
+            move, score = solver.best_move(position)
+        except SearchAborted:
+            explored = solver.explored
+        else:
+            return Analysis(move, score, True, None, solver.explored)
+    return _deepen(position, time_budget / 2, start + time_budget, explored, None)
+
+
+def _deepen(
+    position: Position,
+    node_budget_seconds: float,
+    deadline: float,
+    explored: int,
+    max_depth: int | None,
+    rng: random.Random | None = None,
+) -> Analysis:
+    """Iterative deepening of the heuristic search until a budget runs out.
+
+    Depth 1 always completes. With ``rng``, ties among the best moves of the
+    deepest completed search are broken at random; without, the one nearest
+    the centre is taken.
+    """
+    heuristic = _Heuristic(position.rules)
+    cells = position.rules.cells
+    empty = cells - position.moves
+    limit = empty if max_depth is None else min(max_depth, empty)
+    heuristic.explored = explored
+    tied = heuristic.root_values(position, 1)
+    depth = 1
+    nodes = max(1, int(node_budget_seconds * _HEURISTIC_NODES_PER_SECOND))
+    heuristic.node_limit = heuristic.explored + nodes
+    heuristic.deadline = deadline
+    while depth < limit and not _from_heuristic(tied[0][0], cells)[1]:
+        try:
+            deeper = heuristic.root_values(position, depth + 1)
+        except SearchAborted:
+            break
+        tied, depth = deeper, depth + 1
+    value, column = tied[0] if rng is None else rng.choice(tied)
+    score, exact = _from_heuristic(value, cells)
+    return Analysis(column, score, exact, depth, heuristic.explored)
+
+
+# === Computer levels =========================================================
+
+LEVELS: Mapping[int, str] = MappingProxyType(
+    {
+        1: "beginner: wins when it can, otherwise plays at random",
+        2: "casual: also blocks a win in one and avoids handing one over",
+        3: "club: looks two moves ahead",
+        4: "strong: looks up to six moves ahead",
+        5: "perfect: plays exactly wherever the position can be solved in time",
+    }
+)
+"""The computer levels, weakest first, with what each one does."""
+
+
+def choose_move(
+    game: Game,
+    level: int,
+    *,
+    rng: random.Random | None = None,
+    time_budget: float = 1.0,
+) -> int:
+    """The column the computer plays at ``level`` (a key of :data:`LEVELS`).
+
+    Every level takes a win in one. Randomness comes only from ``rng`` (a
+    fresh unseeded generator when None), so a seeded ``rng`` replays a game
+    exactly; the top level uses none.
+
+    >>> game = Game.from_moves("0,6,0,6,0", Rules(rows=6, columns=7))
+    >>> [choose_move(game, level, rng=random.Random(1)) for level in LEVELS]
+    [1, 0, 0, 0, 0]
+
+    Raises:
+        LevelError: ``level`` is not a key of :data:`LEVELS`.
+        GameOverError: the game is won or drawn.
+        UnsupportedGameError: the game is not for two players.
+    """
+    if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
+        raise LevelError(f"level must be one of {sorted(LEVELS)}, got {level!r}")
+    position = _position_of(game)
+    top = max(LEVELS)
+    if level == top:
+        move = analyse(game, time_budget=time_budget).move
+        assert move is not None
+        return move
+    if rng is None:
+        rng = random.Random()
+    lay = position.layout
+    possible = position.possible()
+
+    def columns_of(cells: int) -> list[int]:
+        return [c for c, column in enumerate(lay.column_masks) if cells & column]
+
+    winning = position.winning_cells() & possible
+    if winning:
+        return rng.choice(columns_of(winning))
+    if level == 1:
+        return rng.choice(columns_of(possible))
+    if level == 2:
+        blocks = position.opponent_winning_cells() & possible
+        return rng.choice(columns_of(blocks or position.non_losing_moves() or possible))
+    depth = 2 if level == 3 else 6
+    start = time.monotonic()
+    analysis = _deepen(position, time_budget, start + time_budget, 0, depth, rng)
+    assert analysis.move is not None
+    return analysis.move
