@@ -45,7 +45,7 @@ class UsageError(Exception):
 def main(argv: list[str] | None = None) -> int:
     """Play one game; return the exit status (0 when the game finished)."""
     args = sys.argv[1:] if argv is None else argv
-    _tolerate_undecodable_input()
+    _read_input_exactly()
     try:
         # argparse is imported only when there is something to parse: the
         # assignment's game starts as fast as the bare interpreter allows.
@@ -205,12 +205,17 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _tolerate_undecodable_input() -> None:
-    """Let a line that is not valid UTF-8 arrive as an invalid move, not a crash."""
+def _read_input_exactly() -> None:
+    """Make piped lines reach the game as written.
+
+    Bytes that are not UTF-8 arrive as an invalid move instead of a crash, and
+    only ``\n`` ends a line: by default a lone ``\r`` would split one, and
+    ``3\r\r`` would pass as ``3`` and an empty line.
+    """
     reconfigure = getattr(sys.stdin, "reconfigure", None)
     if reconfigure is not None:
         try:
-            reconfigure(errors="surrogateescape")
+            reconfigure(errors="surrogateescape", newline="\n")
         except (OSError, ValueError):
             pass
 

@@ -9,11 +9,7 @@ any of them may quit while the game is in progress.
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import TypeAlias
-
+from ._value import Value
 from .errors import (
     ColumnFullError,
     ColumnOutOfRangeError,
@@ -24,15 +20,21 @@ from .errors import (
 )
 from .rules import Rules
 
+# Imported for type checkers only: the terminal game's start-up stays lean.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import ClassVar
+
 __all__ = ["Player", "Column", "Cell", "Move", "Status", "Outcome", "Game"]
 
-Player: TypeAlias = int
+Player = int
 """Index of a player in turn order; 0 moves first."""
 
-Column: TypeAlias = int
+Column = int
 """Index of a column, from 0 at the left."""
 
-Cell: TypeAlias = tuple[int, int]
+Cell = tuple[int, int]
 """``(row, column)``, row 0 at the bottom of the board."""
 
 # The four directions of a line, as (row step, column step): across, up,
@@ -40,9 +42,10 @@ Cell: TypeAlias = tuple[int, int]
 _DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (-1, 1))
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(Value):
     """One entry of a game's history: a player dropped a marker, or quit.
+
+    ``column`` is the column dropped into, or None when the player quit.
 
     >>> Move(0, 3)
     Move(player=0, column=3)
@@ -50,9 +53,13 @@ class Move:
     True
     """
 
+    __slots__ = ("player", "column")
     player: Player
     column: Column | None
-    """The column dropped into, or None when the player quit."""
+
+    def __init__(self, player: Player, column: Column | None) -> None:
+        self._set("player", player)
+        self._set("column", column)
 
     @property
     def is_quit(self) -> bool:
@@ -60,25 +67,61 @@ class Move:
         return self.column is None
 
 
-class Status(enum.Enum):
-    """Where a game stands."""
+class Status:
+    """Where a game stands: ``Status.IN_PROGRESS``, ``Status.WON`` or ``Status.DRAWN``.
 
-    IN_PROGRESS = "in progress"
-    WON = "won"
-    DRAWN = "drawn"
+    Three named constants, compared by identity, like an enum's members.
+
+    >>> Status.WON
+    Status.WON
+    >>> Status.WON.value
+    'won'
+    """
+
+    __slots__ = ("name", "value")
+    name: str
+    value: str
+    IN_PROGRESS: ClassVar[Status]
+    WON: ClassVar[Status]
+    DRAWN: ClassVar[Status]
+
+    def __init__(self, name: str, value: str) -> None:
+        self.name = name
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"Status.{self.name}"
+
+    def __reduce__(self) -> str:
+        return f"Status.{self.name}"
 
 
-@dataclass(frozen=True)
-class Outcome:
+Status.IN_PROGRESS = Status("IN_PROGRESS", "in progress")
+Status.WON = Status("WON", "won")
+Status.DRAWN = Status("DRAWN", "drawn")
+
+
+class Outcome(Value):
     """How a finished game ended.
 
     ``cells`` holds every cell of every winning line through the last marker
     (empty for a draw, or for a win because every other player quit).
     """
 
+    __slots__ = ("status", "winner", "cells")
     status: Status
-    winner: Player | None = None
-    cells: frozenset[Cell] = field(default_factory=frozenset)
+    winner: Player | None
+    cells: frozenset[Cell]
+
+    def __init__(
+        self,
+        status: Status,
+        winner: Player | None = None,
+        cells: frozenset[Cell] = frozenset(),
+    ) -> None:
+        self._set("status", status)
+        self._set("winner", winner)
+        self._set("cells", cells)
 
 
 class Game:
@@ -86,7 +129,7 @@ class Game:
 
     >>> game = Game.from_moves("0,7,0,6,0,5,0")
     >>> game.status, game.outcome().winner
-    (<Status.WON: 'won'>, 0)
+    (Status.WON, 0)
     >>> sorted(game.outcome().cells)
     [(0, 0), (1, 0), (2, 0), (3, 0)]
     >>> game.pop()
@@ -210,6 +253,7 @@ class Game:
         return (
             self._outcome is None
             and isinstance(column, int)
+            and not isinstance(column, bool)
             and 0 <= column < self.rules.columns
             and len(self._columns[column]) < self.rules.rows
         )

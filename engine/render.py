@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from .game import Game
 
-from .game import Cell, Game
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Collection, Sequence
+
+    from .game import Cell
 
 __all__ = ["column_header", "render"]
 

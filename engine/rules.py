@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ._value import Value
 from .errors import RulesError
 
 __all__ = ["Rules"]
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(Value):
     """Rows, columns and the length of the chain that wins, validated.
 
     The defaults are the CS110 terminal game's: 5 rows, 8 columns, four in a row.
@@ -29,24 +27,27 @@ class Rules:
             is longer than any line of the board.
     """
 
-    rows: int = 5
-    columns: int = 8
-    connect: int = 4
+    __slots__ = ("rows", "columns", "connect")
+    rows: int
+    columns: int
+    connect: int
 
-    def __post_init__(self) -> None:
-        for name in ("rows", "columns", "connect"):
-            value = getattr(self, name)
+    def __init__(self, rows: int = 5, columns: int = 8, connect: int = 4) -> None:
+        for name, value in (("rows", rows), ("columns", columns), ("connect", connect)):
             # bool is an int subclass; True rows is nonsense, not 1 row.
             if not isinstance(value, int) or isinstance(value, bool):
                 raise RulesError(f"{name} must be an integer, got {value!r}")
             if value < 1:
                 raise RulesError(f"{name} must be at least 1, got {value}")
-        longest = max(self.rows, self.columns)
-        if self.connect > longest:
+        longest = max(rows, columns)
+        if connect > longest:
             raise RulesError(
-                f"connect {self.connect} is longer than any line of a "
-                f"{self.rows} x {self.columns} board (at most {longest})"
+                f"connect {connect} is longer than any line of a "
+                f"{rows} x {columns} board (at most {longest})"
             )
+        self._set("rows", rows)
+        self._set("columns", columns)
+        self._set("connect", connect)
 
     @property
     def cells(self) -> int:

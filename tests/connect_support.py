@@ -1,0 +1,46 @@
+"""Helpers shared by the tests that run connect.py as a program."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CONNECT = ROOT / "connect.py"
+TEST_FILES = ROOT / "test_files"
+
+_INPUT = re.compile(r"<<(.*?)>>\n", re.DOTALL)
+
+
+def read_dialog(path: Path) -> str:
+    """A dialog file's text with any carriage returns in it kept as written."""
+    with open(path, encoding="utf-8", newline="") as file:
+        return file.read()
+
+
+def dialog_inputs(text: str) -> list[str]:
+    """What the player types in a dialog file, in order."""
+    return _INPUT.findall(text)
+
+
+def piped_transcript(text: str) -> str:
+    """A dialog as standard output shows it when the inputs come from a pipe.
+
+    Piped input is not echoed, so each ``<<typed>>`` and its newline vanish.
+    """
+    return _INPUT.sub("", text)
+
+
+def run_piped(
+    stdin: bytes, *args: str, timeout: float = 60
+) -> subprocess.CompletedProcess[bytes]:
+    """Run connect.py with ``stdin`` piped in; capture both streams."""
+    return subprocess.run(
+        [sys.executable, str(CONNECT), *args],
+        input=stdin,
+        capture_output=True,
+        timeout=timeout,
+        cwd=ROOT,
+    )

@@ -1,0 +1,100 @@
+"""connect.py as a grader's pipe sees it: the dialog files, EOF, Ctrl-C, bad bytes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from connect_support import (
+    CONNECT,
+    ROOT,
+    TEST_FILES,
+    dialog_inputs,
+    piped_transcript,
+    read_dialog,
+    run_piped,
+)
+
+DIALOGS = sorted(TEST_FILES.glob("*.txt"))
+INVALID = b"Invalid move. Enter a column number (0-7).\n"
+
+
+@pytest.mark.parametrize("dialog", DIALOGS, ids=[path.stem for path in DIALOGS])
+def test_dialog_played_through_a_pipe_gives_the_same_transcript(dialog):
+    text = read_dialog(dialog)
+    stdin = "".join(line + "\n" for line in dialog_inputs(text)).encode("utf-8")
+    result = run_piped(stdin)
+    assert result.stdout.decode("utf-8") == piped_transcript(text)
+    assert result.stderr == b""
+    assert result.returncode == 0
+
+
+def test_assignment_example_transcript_is_byte_exact():
+    expected = read_dialog(TEST_FILES / "example_game.txt")
+    result = run_piped(b"0\n7\n0\n6\n0\n5\n0\n")
+    assert result.stdout == piped_transcript(expected).encode()
+    assert result.stdout.endswith(b"X....OOO\n01234567\nGame finished.\n")
+
+
+def test_crlf_input_file_plays_like_lf():
+    lf = run_piped(b"0\n7\n0\n6\n0\n5\n0\n")
+    crlf = run_piped(b"0\r\n7\r\n0\r\n6\r\n0\r\n5\r\n0\r\n")
+    assert crlf.stdout == lf.stdout
+    assert crlf.returncode == 0
+
+
+def test_only_one_carriage_return_is_forgiven():
+    result = run_piped(b"0\r\r\n0\n7\n0\n6\n0\n5\n0\n")
+    assert result.stdout.count(INVALID) == 1
+
+
+def test_line_that_is_not_utf8_is_an_invalid_move():
+    result = run_piped(b"\xff\n3\xfe\n0\n7\n0\n6\n0\n5\n0\n")
+    assert result.stdout.count(INVALID) == 2
+    assert result.stdout.endswith(b"Game finished.\n")
+    assert result.returncode == 0
+    assert result.stderr == b""
+
+
+def test_input_ending_early_exits_1_with_one_line_on_stderr():
+    complete = run_piped(b"0\n7\n0\n6\n0\n5\n0\n").stdout
+    result = run_piped(b"0\n7\n")
+    assert result.returncode == 1
+    assert b"Traceback" not in result.stderr
+    assert len(result.stderr.decode().splitlines()) == 1
+    # Standard output holds the game so far, ending at the unanswered prompt.
+    cut = complete.index(b"Enter a column: ", complete.index(b"X......O")) + len(b"Enter a column: ")
+    assert result.stdout == complete[:cut]
+
+
+def test_empty_input_exits_1():
+    result = run_piped(b"")
+    assert result.returncode == 1
+    assert result.stdout.endswith(b"X's turn\nEnter a column: ")
+    assert b"Traceback" not in result.stderr
+
+
+def test_ctrl_c_exits_130_without_traceback():
+    process = subprocess.Popen(
+        [sys.executable, str(CONNECT)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert process.stdout is not None
+    # Wait until the game is asking for a column, then interrupt it.
+    seen = b""
+    while not seen.endswith(b"Enter a column: "):
+        chunk = os.read(process.stdout.fileno(), 1024)
+        assert chunk, "connect.py ended before its first prompt"
+        seen += chunk
+    process.send_signal(signal.SIGINT)
+    rest, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert rest == b""
+    assert b"Traceback" not in err
