@@ -358,6 +358,9 @@ _LAYERS = 6
 _HEURISTIC_NODES_PER_SECOND = 40_000
 """Like NODES_PER_SECOND, for the slower heuristic nodes."""
 
+_EXACT_SHARE = 1 / 3
+"""The part of analyse()'s budget that the exact attempt may spend."""
+
 _EXACT_MAX_EMPTY = 64
 """Positions with more empty cells skip the exact attempt: it could not end."""
 
@@ -579,8 +582,8 @@ def solve(game: Game, *, time_budget: float | None = None) -> Analysis:
 def analyse(game: Game, *, time_budget: float = 1.0) -> Analysis:
     """The best move found for the player to move within ``time_budget`` seconds.
 
-    First an exact search, given half the budget; if it cannot finish, a
-    heuristic search deepened one move at a time while the rest lasts (the
+    First an exact search, given a third of the budget; if it cannot finish,
+    a heuristic search deepened one move at a time while the rest lasts (the
     first depth always completes, so a move always comes back). The result
     says which answered. The same position and budget give the same answer
     unless the machine is too slow to spend the node budget in time.
@@ -601,15 +604,16 @@ def analyse(game: Game, *, time_budget: float = 1.0) -> Analysis:
     cells = game.rules.cells
     if cells - position.moves <= _EXACT_MAX_EMPTY:
         solver = Solver(game.rules)
-        solver.deadline = start + time_budget / 2
-        solver.node_limit = max(1, int(time_budget / 2 * NODES_PER_SECOND))
+        solver.deadline = start + time_budget * _EXACT_SHARE
+        solver.node_limit = max(1, int(time_budget * _EXACT_SHARE * NODES_PER_SECOND))
         try:
             move, score = solver.best_move(position)
         except SearchAborted:
             explored = solver.explored
         else:
             return Analysis(move, score, True, None, solver.explored)
-    return _deepen(position, time_budget / 2, start + time_budget, explored, None)
+    heuristic_share = 1 - _EXACT_SHARE
+    return _deepen(position, time_budget * heuristic_share, start + time_budget, explored, None)
 
 
 def _deepen(
@@ -654,7 +658,7 @@ LEVELS: Mapping[int, str] = MappingProxyType(
         1: "beginner: wins when it can, otherwise plays at random",
         2: "casual: also blocks a win in one and avoids handing one over",
         3: "club: looks two moves ahead",
-        4: "strong: looks up to six moves ahead",
+        4: "strong: looks four moves ahead",
         5: "perfect: plays exactly wherever the position can be solved in time",
     }
 )
@@ -707,7 +711,7 @@ def choose_move(
     if level == 2:
         blocks = position.opponent_winning_cells() & possible
         return rng.choice(columns_of(blocks or position.non_losing_moves() or possible))
-    depth = 2 if level == 3 else 6
+    depth = 2 if level == 3 else 4
     start = time.monotonic()
     analysis = _deepen(position, time_budget, start + time_budget, 0, depth, rng)
     assert analysis.move is not None
