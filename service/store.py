@@ -35,6 +35,7 @@ from .errors import GameNotFoundError, PlayerNotFoundError
 
 __all__ = [
     "CONNECT",
+    "GAME_ID_PATTERN",
     "GameStore",
     "StoredGame",
     "StoreDep",
@@ -44,6 +45,9 @@ __all__ = [
 
 CONNECT = 4
 """Four in a row wins a drop-token game, whatever the board size."""
+
+GAME_ID_PATTERN = "^[0-9a-f]{32}$"
+"""What every game id looks like: 32 lowercase hex digits (a UUID4 without dashes)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

@@ -1,0 +1,154 @@
+"""GET /winner/{board} and POST /winner: the engine's board check over HTTP."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import Game, Rules
+
+EMPTY = "X" * 7
+A_WINS = EMPTY * 5 + "AAAABBB"
+B_WINS = EMPTY * 2 + "BXXXXXX" * 3 + "BAAAXXA"
+
+
+@pytest.mark.parametrize(
+    ("board", "expected"), [("X" * 42, "X"), (A_WINS, "A"), (B_WINS, "B")]
+)
+def test_get_answers_plain_text(client: TestClient, board: str, expected: str) -> None:
+    response = client.get(f"/winner/{board}")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    assert response.text == expected
+
+
+def test_get_takes_the_board_size_and_chain(client: TestClient) -> None:
+    board = "XXX" "XXX" "AAB"
+    assert client.get(f"/winner/{board}?rows=3&columns=3&connect=2").text == "A"
+    assert client.get(f"/winner/{board}?rows=3&columns=3&connect=3").text == "X"
+
+
+def test_get_takes_who_moved_first(client: TestClient) -> None:
+    assert client.get(f"/winner/{'X' * 41}B?first=B").text == "X"
+    assert client.get(f"/winner/{'X' * 41}B").status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("board", "expected"), [("X" * 42, "X"), (A_WINS, "A"), (B_WINS, "B")]
+)
+def test_post_answers_json(client: TestClient, board: str, expected: str) -> None:
+    response = client.post("/winner", json={"board": board, "rows": 6, "columns": 7, "connect": 4})
+    assert response.status_code == 200
+    assert response.json() == {"winner": expected}
+
+
+def test_post_defaults_to_six_by_seven_connect_four(client: TestClient) -> None:
+    assert client.post("/winner", json={"board": A_WINS}).json() == {"winner": "A"}
+
+
+REFUSALS = [
+    ("X" * 41, "wrong_length", "41 characters"),
+    ("X" * 41 + "O", "bad_character", "'O' at (0, 6) (index 41)"),
+    (EMPTY * 4 + "XAXXXXX" + "BXXXXXX", "floating_piece", "(1, 1) (index 29)"),
+    (EMPTY * 5 + "AAXXXXX", "impossible_counts", "A has 2 pieces and B 0"),
+    (EMPTY * 2 + "ABXXXXX" * 4, "both_players_won", "both A and B"),
+    (EMPTY * 3 + "XXXXBBX" + "AAAABBB" * 2, "multiple_winner", "share no piece"),
+    (EMPTY * 4 + "BBABAAX" + "AAAABBB", "impossible_last_move", "piece above"),
+    (EMPTY * 4 + "XXXXBXX" + "AAAABBB", "impossible_last_move", "did not move last"),
+]
+
+
+@pytest.mark.parametrize(("board", "code", "named"), REFUSALS)
+def test_get_refuses_impossible_boards(
+    client: TestClient, board: str, code: str, named: str
+) -> None:
+    response = client.get(f"/winner/{board}")
+    assert response.status_code == 400
+    assert response.json()["error"] == code
+    assert named in response.json()["detail"]
+
+
+@pytest.mark.parametrize(("board", "code", "named"), REFUSALS)
+def test_post_refuses_impossible_boards(
+    client: TestClient, board: str, code: str, named: str
+) -> None:
+    response = client.post("/winner", json={"board": board})
+    assert response.status_code == 400
+    assert response.json()["error"] == code
+    assert named in response.json()["detail"]
+
+
+@pytest.mark.parametrize("query", ["rows=0", "columns=-2", "connect=0", "connect=8", "first=C"])
+def test_get_bad_rules(client: TestClient, query: str) -> None:
+    response = client.get(f"/winner/{'X' * 42}?{query}")
+    assert response.status_code == 400
+    assert response.json()["error"] == "bad_rules"
+
+
+@pytest.mark.parametrize("query", ["rows=six", "columns=7.5", "connect="])
+def test_get_malformed_query(client: TestClient, query: str) -> None:
+    response = client.get(f"/winner/{'X' * 42}?{query}")
+    assert response.status_code == 400
+    assert response.json()["error"] == "malformed_request"
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"board": "X" * 42, "rows": 0}, "bad_rules"),
+        ({"board": "X" * 42, "connect": 9}, "bad_rules"),
+        ({"board": "X" * 42, "first": "Z"}, "bad_rules"),
+        ({"board": "X" * 42, "rows": "6"}, "malformed_request"),
+        ({"board": "X" * 42, "rows": 6.0}, "malformed_request"),
+        ({"board": "X" * 42, "rows": True}, "malformed_request"),
+        ({"board": 42}, "malformed_request"),
+        ({"rows": 6}, "malformed_request"),
+        ({"board": "X" * 42, "size": 6}, "malformed_request"),
+    ],
+)
+def test_post_bad_rules_and_malformed_bodies(
+    client: TestClient, body: object, code: str
+) -> None:
+    response = client.post("/winner", json=body)
+    assert response.status_code == 400
+    assert response.json()["error"] == code
+
+
+def test_huge_sizes_are_a_length_error_not_a_crash(client: TestClient) -> None:
+    response = client.post(
+        "/winner", json={"board": "X" * 42, "rows": 10**12, "columns": 10**12}
+    )
+    assert response.status_code == 400
+    assert response.json()["error"] == "wrong_length"
+
+
+def _as_string(game: Game) -> str:
+    return "".join("X" if p is None else "AB"[p] for row in game.grid() for p in row)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(0, 2**32 - 1), rows=st.integers(4, 7), columns=st.integers(4, 8))
+def test_agrees_with_the_engine_over_http(
+    client: TestClient, seed: int, rows: int, columns: int
+) -> None:
+    """Random play on the engine; every position's answer is the engine's outcome."""
+    chooser = random.Random(seed)
+    game = Game(Rules(rows, columns, 4))
+    while True:
+        outcome = game.outcome()
+        expected = "X" if outcome is None or outcome.winner is None else "AB"[outcome.winner]
+        response = client.post(
+            "/winner", json={"board": _as_string(game), "rows": rows, "columns": columns}
+        )
+        assert response.json() == {"winner": expected}
+        if game.is_over():
+            break
+        for _ in range(chooser.randint(1, 6)):
+            if not game.is_over():
+                game.play(chooser.choice(game.legal_moves()))
