@@ -7,6 +7,8 @@ bottom.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import re
 from typing import Any
 
@@ -25,7 +27,7 @@ from engine import (
     RulesError,
     Status,
 )
-from engine import Game
+from engine import EngineError, Game
 
 # The assignment's example game: X wins in column 0.
 EXAMPLE = "0,7,0,6,0,5,0"
@@ -221,6 +223,13 @@ def test_cell_off_the_board_is_an_out_of_range_error_naming_it(row: int, column:
         Game().cell(row, column)
 
 
+@pytest.mark.parametrize("row", [True, False])
+def test_cell_rejects_a_bool_row_as_play_rejects_a_bool_column(row: bool) -> None:
+    # True is not row 1, just as play(True) is not column 1.
+    with pytest.raises(EngineError):
+        Game.from_moves("0,0").cell(row, 0)
+
+
 @pytest.mark.parametrize("column", [-1, 8, True, "3"])
 def test_height_of_a_non_column_is_an_out_of_range_error(column: Any) -> None:
     with pytest.raises(ColumnOutOfRangeError, match=re.escape(repr(column))):
@@ -271,6 +280,49 @@ def test_the_move_before_a_win_leaves_the_game_in_progress(moves: str) -> None:
     game.pop()
     assert game.outcome() is None
     assert game.status is Status.IN_PROGRESS
+
+
+@pytest.mark.parametrize("status", [Status.IN_PROGRESS, Status.WON, Status.DRAWN], ids=repr)
+def test_status_constants_cannot_be_changed(status: Status) -> None:
+    # Like an enum's members: a front end must not be able to rename WON.
+    changed = []
+    for attribute in ("name", "value"):
+        original = getattr(status, attribute)
+        try:
+            setattr(status, attribute, "changed")
+        except AttributeError:
+            pass
+        if getattr(status, attribute) != original:
+            changed.append(attribute)
+            object.__setattr__(status, attribute, original)  # keep the other tests sane
+    assert changed == []
+
+
+@pytest.mark.parametrize("status", [Status.IN_PROGRESS, Status.WON, Status.DRAWN], ids=repr)
+def test_status_constants_survive_copy_and_pickle_as_themselves(status: Status) -> None:
+    assert copy.copy(status) is status
+    assert copy.deepcopy(status) is status
+    assert pickle.loads(pickle.dumps(status)) is status
+
+
+def test_statuses_are_three_distinct_constants() -> None:
+    assert len({Status.IN_PROGRESS, Status.WON, Status.DRAWN}) == 3
+    assert [status.value for status in (Status.IN_PROGRESS, Status.WON, Status.DRAWN)] == [
+        "in progress",
+        "won",
+        "drawn",
+    ]
+
+
+def test_outcome_and_move_are_immutable_values() -> None:
+    outcome = Game.from_moves("0,7,0,6,0,5,0").outcome()
+    move = Move(0, 3)
+    with pytest.raises(AttributeError):
+        outcome.winner = 1  # type: ignore[misc, union-attr]
+    with pytest.raises(AttributeError):
+        move.column = 4  # type: ignore[misc]
+    assert hash(Move(0, 3)) == hash(move)
+    assert pickle.loads(pickle.dumps(outcome)) == outcome
 
 
 def test_winning_cells_are_a_frozenset_of_row_column_pairs() -> None:
@@ -557,6 +609,30 @@ def test_copy_of_a_won_game_is_won_and_can_be_undone_on_its_own() -> None:
     other.pop()
     assert game.status is Status.WON
     assert other.status is Status.IN_PROGRESS
+
+
+def test_copy_module_copy_gives_an_independent_game_like_copy() -> None:
+    # copy.copy must not share the move list and columns with the original.
+    game = Game.from_moves("3,3")
+    before = snapshot(game)
+    other = copy.copy(game)
+    other.play(0)
+    assert snapshot(game) == before
+    assert other.moves == [3, 3, 0]
+
+
+def test_deepcopy_gives_an_independent_game() -> None:
+    game = Game.from_moves("3,3")
+    before = snapshot(game)
+    other = copy.deepcopy(game)
+    other.play(0)
+    assert snapshot(game) == before
+    assert snapshot(other) == snapshot(Game.from_moves("3,3,0"))
+
+
+def test_pickled_game_comes_back_with_the_same_state() -> None:
+    game = Game.from_moves("0,7,0,6,0,5,0")
+    assert snapshot(pickle.loads(pickle.dumps(game))) == snapshot(game)
 
 
 def test_copy_keeps_the_player_count_and_quits() -> None:
