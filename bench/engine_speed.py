@@ -83,17 +83,19 @@ def report_startup(runs: int) -> None:
 # --- 2. Random playouts -----------------------------------------------------------
 
 
-def engine_playouts(games: int, seed: int) -> Counter[int | None]:
-    """Play ``games`` random games through the engine; count the winners (None: draw)."""
+def engine_playouts(games: int, seed: int) -> tuple[Counter[int | None], int]:
+    """Play ``games`` random games through the engine; count the winners (None: draw) and moves."""
     rng = random.Random(seed)
     rules = Rules(rows=ROWS, columns=COLUMNS, connect=CONNECT)
     winners: Counter[int | None] = Counter()
+    moves = 0
     for _ in range(games):
         game = Game(rules)
         while (outcome := game.outcome()) is None:
             game.play(rng.choice(game.legal_moves()))
         winners[outcome.winner] += 1
-    return winners
+        moves += len(game)
+    return winners, moves
 
 
 def naive_winner(board: list[list[int | None]]) -> int | None:
@@ -138,19 +140,35 @@ def naive_playouts(games: int, seed: int) -> Counter[int | None]:
     return winners
 
 
+def random_choice_seconds(moves: int, seed: int) -> float:
+    """Time ``moves`` bare ``rng.choice`` calls: the part of a move both sides pay alike."""
+    rng = random.Random(seed)
+    columns = list(range(COLUMNS))
+    start = time.perf_counter()
+    for _ in range(moves):
+        rng.choice(columns)
+    return time.perf_counter() - start
+
+
 def report_playouts(games: int, seed: int) -> None:
     start = time.perf_counter()
-    engine_winners = engine_playouts(games, seed)
-    engine_rate = games / (time.perf_counter() - start)
+    engine_winners, moves = engine_playouts(games, seed)
+    engine_seconds = time.perf_counter() - start
     start = time.perf_counter()
     naive_winners = naive_playouts(games, seed)
-    naive_rate = games / (time.perf_counter() - start)
-    ratio = engine_rate / naive_rate
+    naive_seconds = time.perf_counter() - start
+    choice_seconds = random_choice_seconds(moves, seed)
+    ratio = naive_seconds / engine_seconds
     same = "same results" if engine_winners == naive_winners else "RESULTS DIFFER"
     print(
-        f"2. random playouts on 7x6 (seed {seed}, {games} games, X/O/draw "
+        f"2. random playouts on 7x6 (seed {seed}, {games} games, {moves} moves, X/O/draw "
         f"{engine_winners[0]}/{engine_winners[1]}/{engine_winners[None]}, {same}): "
-        f"engine {engine_rate:,.0f}/s, naive full scan {naive_rate:,.0f}/s"
+        f"engine {games / engine_seconds:,.0f}/s, naive full scan {games / naive_seconds:,.0f}/s"
+    )
+    per_move = 1e6 / moves
+    print(
+        f"   per move: engine {engine_seconds * per_move:.2f} us, naive {naive_seconds * per_move:.2f} us, "
+        f"of which random.choice alone {choice_seconds * per_move:.2f} us"
     )
     verdict = "meets" if ratio >= PLAYOUT_TARGET else "MISSES"
     print(f"   ratio {ratio:.1f}x, target at least {PLAYOUT_TARGET:g}x: {verdict} it")
