@@ -1,0 +1,76 @@
+"""connect.py's options through a pipe, and the command lines it refuses."""
+
+from __future__ import annotations
+
+import pytest
+
+from connect_support import (
+    TEST_FILES,
+    dialog_inputs,
+    piped_transcript,
+    read_dialog,
+    run_piped,
+)
+
+OPTION_DIALOGS = sorted((TEST_FILES / "options").glob("*.txt"))
+
+
+def dialog_arguments(dialog):
+    return dialog.with_suffix(".args").read_text().split("\n")[:-1]
+
+
+@pytest.mark.parametrize("dialog", OPTION_DIALOGS, ids=[path.stem for path in OPTION_DIALOGS])
+def test_option_dialog_played_through_a_pipe(dialog):
+    text = read_dialog(dialog)
+    stdin = "".join(line + "\n" for line in dialog_inputs(text)).encode()
+    result = run_piped(stdin, *dialog_arguments(dialog))
+    assert result.stdout.decode() == piped_transcript(text)
+    assert result.stderr == b""
+    assert result.returncode == 0
+
+
+@pytest.mark.parametrize(
+    "arguments, complaint",
+    [
+        (["--rows", "0"], "--rows"),
+        (["--rows", "100"], "--rows"),
+        (["--columns", "-3"], "--columns"),
+        (["--columns", "x"], "--columns"),
+        (["--rows", "٣"], "--rows"),
+        (["--connect", "9"], "connect 9 is longer"),
+        (["--rows", "3", "--columns", "3", "--connect", "4"], "connect 4"),
+        (["--bogus"], "--bogus"),
+        (["--moves", "3,3,9"], "column 9"),
+        (["--moves", "3,,4"], "--moves"),
+        (["--moves", "0,0,0,0,0,0"], "full"),
+        (["--moves", "1", "--moves-file", "x"], "not allowed"),
+        (["--moves-file", "no/such/file"], "no/such/file"),
+        (["extra"], "extra"),
+    ],
+)
+def test_refused_command_line_is_one_line_on_stderr_and_status_2(arguments, complaint):
+    result = run_piped(b"", *arguments)
+    assert result.returncode == 2
+    assert result.stdout == b""
+    lines = result.stderr.decode().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("connect.py: error: ")
+    assert complaint in lines[0]
+
+
+def test_help_describes_the_game_and_every_option():
+    result = run_piped(b"", "--help")
+    assert result.returncode == 0
+    text = result.stdout.decode()
+    assert text.startswith("usage: connect.py")
+    for option in ("--rows", "--columns", "--connect", "--announce", "--highlight",
+                   "--moves", "--moves-file", "--version", "--help"):
+        assert option in text
+    assert "Connect Four" in text
+    assert "examples:" in text
+
+
+def test_moves_played_after_a_win_are_refused():
+    result = run_piped(b"", "--moves", "0,7,0,6,0,5,0,1")
+    assert result.returncode == 2
+    assert b"over" in result.stderr
