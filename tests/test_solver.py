@@ -1,0 +1,324 @@
+"""Tests of engine.solver: exact scores, the analysis fallback, and the levels."""
+
+from __future__ import annotations
+
+import functools
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.bitboard import Position, UnsupportedGameError
+from engine.errors import EngineError, GameOverError
+from engine.game import Game
+from engine.rules import Rules
+from engine.solver import (
+    LEVELS,
+    Analysis,
+    LevelError,
+    SearchAborted,
+    Solver,
+    _deepen,
+    analyse,
+    choose_move,
+    solve,
+)
+
+STANDARD = Rules(rows=6, columns=7, connect=4)
+SAMPLE = Path(__file__).parent / "data" / "pons_sample.txt"
+
+
+def _pons_sample() -> list[tuple[str, list[int], int]]:
+    """(set, 0-based moves, score) of each line of the copied Pons sample."""
+    cases = []
+    for line in SAMPLE.read_text().splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        name, digits, score = line.split()
+        cases.append((name, [int(d) - 1 for d in digits], int(score)))
+    return cases
+
+
+PONS = _pons_sample()
+
+
+# --- A brute-force reference for tiny boards ---------------------------------------
+
+
+def _wins(columns: list[list[int]], column: int, rules: Rules) -> bool:
+    """Whether the top stone of ``column`` is in a chain of ``rules.connect``."""
+    row = len(columns[column]) - 1
+    owner = columns[column][row]
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (-1, 1)):
+        count = 1
+        for sign in (1, -1):
+            r, c = row + sign * dr, column + sign * dc
+            while 0 <= c < rules.columns and 0 <= r < len(columns[c]) and columns[c][r] == owner:
+                count += 1
+                r, c = r + sign * dr, c + sign * dc
+        if count >= rules.connect:
+            return True
+    return False
+
+
+def brute_force(rules: Rules, moves: list[int]) -> int:
+    """Plain memoised minimax in Pons' convention, knowing nothing of bitboards."""
+    cells = rules.cells
+
+    @functools.cache
+    def score(state: tuple[tuple[int, ...], ...], played: int) -> int:
+        columns = [list(column) for column in state]
+        player = played % 2
+        best = -cells
+        any_move = False
+        for c in range(rules.columns):
+            if len(columns[c]) == rules.rows:
+                continue
+            any_move = True
+            columns[c].append(player)
+            if _wins(columns, c, rules):
+                value = (cells + 1 - played) // 2
+            else:
+                value = -score(tuple(tuple(col) for col in columns), played + 1)
+            columns[c].pop()
+            best = max(best, value)
+        return best if any_move else 0
+
+    columns: list[list[int]] = [[] for _ in range(rules.columns)]
+    for number, column in enumerate(moves):
+        columns[column].append(number % 2)
+    return score(tuple(tuple(col) for col in columns), len(moves))
+
+
+def _random_open_game(rules: Rules, rng: random.Random, length: int) -> Game:
+    """A game of up to ``length`` random moves that is still in progress."""
+    game = Game(rules)
+    for _ in range(length):
+        legal = game.legal_moves()
+        game.play(rng.choice(legal))
+        if game.is_over():
+            game.pop()
+            break
+    return game
+
+
+# --- Exact scores ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "moves", "expected"), PONS, ids=[f"{c[0]}-{i}" for i, c in enumerate(PONS)])
+def test_score_matches_pons_sample(name: str, moves: list[int], expected: int) -> None:
+    solver = Solver(STANDARD)
+    assert solver.score(Position.from_moves(moves, STANDARD)) == expected
+
+
+@pytest.mark.parametrize("index", range(0, len(PONS), 4))
+def test_best_move_achieves_the_score(index: int) -> None:
+    _, moves, expected = PONS[index]
+    analysis = solve(Game.from_moves(moves, STANDARD))
+    assert analysis.exact and analysis.score == expected and analysis.depth is None
+    assert analysis.move is not None
+    child = Game.from_moves(moves + [analysis.move], STANDARD)
+    if child.is_over():
+        assert expected == (STANDARD.cells + 1 - len(moves)) // 2
+    else:
+        assert Solver(STANDARD).score(Position.from_game(child)) == -expected
+
+
+TINY_RULES = [
+    Rules(rows=3, columns=3, connect=3),
+    Rules(rows=4, columns=4, connect=3),
+    Rules(rows=3, columns=4, connect=3),
+    Rules(rows=4, columns=3, connect=3),
+    Rules(rows=1, columns=5, connect=2),
+    Rules(rows=1, columns=7, connect=3),
+    Rules(rows=2, columns=3, connect=2),
+    Rules(rows=2, columns=2, connect=1),
+    Rules(rows=5, columns=1, connect=3),
+    Rules(rows=2, columns=5, connect=3),
+]
+
+
+@pytest.mark.parametrize("rules", TINY_RULES, ids=repr)
+def test_tiny_boards_match_brute_force(rules: Rules) -> None:
+    rng = random.Random(str(rules))
+    solver = Solver(rules)
+    for length in [0] * 1 + [rng.randrange(rules.cells) for _ in range(12)]:
+        game = _random_open_game(rules, rng, length)
+        if game.is_over():
+            continue
+        expected = brute_force(rules, game.moves)
+        solver.reset()
+        assert solver.score(Position.from_game(game)) == expected, game.moves
+        column, score = solver.best_move(Position.from_game(game))
+        assert score == expected
+        played = len(game.moves)
+        game.play(column)
+        outcome = game.outcome()
+        if outcome is not None and outcome.winner is None:
+            assert expected == 0  # the last cell, drawn
+        elif outcome is not None:
+            assert expected == (rules.cells + 1 - played) // 2  # won at once
+        else:
+            assert brute_force(rules, game.moves) == -expected
+
+
+def test_four_by_four_connect_four_is_a_draw() -> None:
+    assert solve(Game(Rules(rows=4, columns=4, connect=4))).score == 0
+
+
+def test_connect_one_wins_with_the_first_stone() -> None:
+    analysis = solve(Game(Rules(rows=2, columns=3, connect=1)))
+    assert analysis == Analysis(move=1, score=3, exact=True, depth=None, explored=0)
+
+
+def test_solve_gives_up_when_the_budget_is_spent() -> None:
+    with pytest.raises(SearchAborted):
+        solve(Game(STANDARD), time_budget=0.01)
+
+
+# --- analyse() --------------------------------------------------------------------------
+
+
+def test_analyse_is_exact_on_a_small_board() -> None:
+    analysis = analyse(Game(Rules(rows=4, columns=4, connect=3)), time_budget=5)
+    assert analysis.exact and analysis.depth is None
+    assert analysis.score == brute_force(Rules(rows=4, columns=4, connect=3), [])
+
+
+def test_analyse_falls_back_to_the_heuristic_on_a_huge_board() -> None:
+    game = Game(Rules(rows=20, columns=20, connect=5))
+    analysis = analyse(game, time_budget=0.05)
+    assert analysis.exact is False
+    assert analysis.move is not None and game.can_play(analysis.move)
+    assert analysis.depth is not None and analysis.depth >= 1
+    assert analysis.explored > 0
+
+
+def test_analyse_on_a_huge_board_sees_a_win_in_one_exactly() -> None:
+    rules = Rules(rows=20, columns=20, connect=5)
+    game = Game.from_moves([0, 19, 1, 19, 2, 19, 3, 18], rules)
+    analysis = analyse(game, time_budget=0.05)
+    assert analysis.move == 4
+    assert analysis.exact and analysis.score == (rules.cells + 1 - 8) // 2
+
+
+@pytest.mark.parametrize("index", range(0, 15, 3))
+def test_heuristic_proofs_agree_with_the_exact_score(index: int) -> None:
+    _, moves, expected = PONS[index]  # End-Easy: at most 13 moves left
+    position = Position.from_moves(moves, STANDARD)
+    analysis = _deepen(position, 2.0, float("inf"), 0, 6)
+    if analysis.exact:
+        assert analysis.score == expected
+
+
+def test_analyse_refuses_a_finished_game() -> None:
+    with pytest.raises(GameOverError):
+        analyse(Game.from_moves([0, 1, 0, 1, 0, 1, 0], STANDARD))
+
+
+def test_analyse_refuses_three_players() -> None:
+    with pytest.raises(UnsupportedGameError):
+        analyse(Game(STANDARD, players=3))
+
+
+# --- choose_move() -----------------------------------------------------------------------
+
+WIN_IN_ONE = [
+    (STANDARD, [0, 6, 0, 6, 0, 5], 0),  # vertical
+    (STANDARD, [0, 0, 1, 1, 2, 6], 3),  # horizontal, one side open
+    (Rules(rows=5, columns=8), [7, 0, 6, 0, 5, 1], 4),
+    (Rules(rows=1, columns=6, connect=3), [0, 5, 1, 4], 2),
+    (Rules(rows=4, columns=4, connect=4), [0, 0, 1, 1, 2, 2], 3),
+]
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+@pytest.mark.parametrize(("rules", "moves", "winning"), WIN_IN_ONE)
+def test_every_level_takes_a_win_in_one(
+    level: int, rules: Rules, moves: list[int], winning: int
+) -> None:
+    game = Game.from_moves(moves, rules)
+    for seed in range(5):
+        column = choose_move(game, level, rng=random.Random(seed), time_budget=0.05)
+        game.play(column)
+        assert game.outcome() is not None and game.outcome().winner == len(moves) % 2  # type: ignore[union-attr]
+        game.pop()
+
+
+@pytest.mark.parametrize("level", [level for level in LEVELS if level >= 2])
+def test_levels_from_two_block_a_win_in_one(level: int) -> None:
+    game = Game.from_moves([0, 6, 0, 5, 0], STANDARD)  # first player threatens column 0
+    for seed in range(5):
+        assert choose_move(game, level, rng=random.Random(seed), time_budget=0.05) == 0
+
+
+def test_top_level_is_deterministic() -> None:
+    top = max(LEVELS)
+    for game in (
+        Game.from_moves(PONS[20][1], STANDARD),
+        Game.from_moves([3, 3, 2], STANDARD),
+        Game.from_moves([2, 5], Rules(rows=5, columns=8)),
+    ):
+        moves = {choose_move(game, top, rng=random.Random(seed), time_budget=0.2) for seed in range(3)}
+        assert len(moves) == 1
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_a_seed_replays_the_same_game(level: int) -> None:
+    rules = Rules(rows=4, columns=5, connect=3)
+
+    def play() -> list[int]:
+        rng = random.Random(42)
+        game = Game(rules)
+        while not game.is_over():
+            game.play(choose_move(game, level, rng=rng, time_budget=0.02))
+        return game.moves
+
+    assert play() == play()
+
+
+ODD_RULES = [
+    Rules(rows=1, columns=1, connect=1),
+    Rules(rows=1, columns=9, connect=4),
+    Rules(rows=6, columns=1, connect=4),
+    Rules(rows=3, columns=3, connect=1),
+    Rules(rows=2, columns=2, connect=2),
+    Rules(rows=4, columns=4, connect=4),
+    Rules(rows=5, columns=8, connect=4),
+]
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+@pytest.mark.parametrize("rules", ODD_RULES, ids=repr)
+def test_every_level_plays_a_whole_game_on_any_board(level: int, rules: Rules) -> None:
+    rng = random.Random(level)
+    game = Game(rules)
+    while not game.is_over():
+        game.play(choose_move(game, level, rng=rng, time_budget=0.01))
+
+
+def test_every_level_moves_on_a_twenty_by_twenty_board() -> None:
+    game = Game.from_moves([9, 10], Rules(rows=20, columns=20, connect=5))
+    for level in LEVELS:
+        assert game.can_play(choose_move(game, level, rng=random.Random(0), time_budget=0.05))
+
+
+@pytest.mark.parametrize("level", [0, 6, -1, True, "3", 2.0])
+def test_unknown_level_is_refused(level: object) -> None:
+    with pytest.raises(LevelError):
+        choose_move(Game(STANDARD), level)  # type: ignore[arg-type]
+
+
+def test_level_error_is_an_engine_value_error() -> None:
+    assert issubclass(LevelError, EngineError) and issubclass(LevelError, ValueError)
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_no_move_in_a_finished_game(level: int) -> None:
+    with pytest.raises(GameOverError):
+        choose_move(Game.from_moves([0, 1, 0, 1, 0, 1, 0], STANDARD), level)
+
+
+def test_levels_describe_themselves() -> None:
+    assert sorted(LEVELS) == list(range(1, len(LEVELS) + 1))
+    assert all(isinstance(text, str) and text for text in LEVELS.values())
