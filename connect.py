@@ -18,6 +18,7 @@ from engine import EngineError, Game, Rules, parse_column, render
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    import random
     from collections.abc import Callable
 
 VERSION = "1.0.0"
@@ -36,6 +37,13 @@ class Settings:
         self.announce = False
         self.highlight = False
         self.moves: list[int] = []
+        # Players the computer moves for, its level (None: the top level),
+        # the seed of its random choices, and its thinking time per move.
+        self.computer: frozenset[int] = frozenset()
+        self.level: int | None = None
+        self.seed: int | None = None
+        self.think = 1.0
+        self.hint = False
 
 
 class UsageError(Exception):
@@ -74,17 +82,27 @@ def play(settings: Settings) -> None:
         game.play(column)
     markers = MARKERS.lower() if settings.highlight else MARKERS
     invalid = f"Invalid move. Enter a column number (0-{game.rules.columns - 1})."
+    computer = _Computer(settings) if settings.computer or settings.hint else None
     while True:
         outcome = game.outcome()
         if outcome is not None:
             break
         print("\n" + render(game, markers=markers))
-        print(f"{markers[game.to_move or 0]}'s turn")
+        player = game.to_move or 0
+        print(f"{markers[player]}'s turn")
+        if computer is not None and player in settings.computer:
+            column = computer.move(game)
+            print(f"Computer plays {column}.")
+            game.play(column)
+            continue
         while True:
             text = input(PROMPT)
             # A line from a CRLF file keeps its carriage return: drop one.
             if text.endswith("\r"):
                 text = text[:-1]
+            if text == "?" and computer is not None and settings.hint:
+                print(computer.hint(game))
+                continue
             try:
                 game.play(parse_column(text, game.rules))
                 break
@@ -99,6 +117,43 @@ def play(settings: Settings) -> None:
         else:
             print(f"{MARKERS[outcome.winner]} wins.")
         print(f"Moves: {game.moves_string()}")
+
+
+class _Computer:
+    """The solver behind ``--computer`` and ``--hint``, imported only when asked for."""
+
+    def __init__(self, settings: Settings) -> None:
+        import random
+
+        from engine import solver
+
+        self._solver = solver
+        self._think = settings.think
+        self._level = max(solver.LEVELS) if settings.level is None else settings.level
+        self._rng: random.Random = random.Random(settings.seed)
+
+    def move(self, game: Game) -> int:
+        """The column the computer plays for the player to move."""
+        return self._solver.choose_move(
+            game, self._level, rng=self._rng, time_budget=self._think
+        )
+
+    def hint(self, game: Game) -> str:
+        """The solver's suggestion and evaluation for the player to move, as a line."""
+        analysis = self._solver.analyse(game, time_budget=self._think)
+        if not analysis.exact:
+            verdict = (
+                f"an estimate from {analysis.depth} moves ahead: "
+                + ("you stand better" if analysis.score > 0
+                   else "you stand worse" if analysis.score < 0 else "even")
+            )
+        elif analysis.score > 0:
+            verdict = "you can force a win"
+        elif analysis.score < 0:
+            verdict = "with best play you lose; this holds out longest"
+        else:
+            verdict = "with best play the game is a draw"
+        return f"Hint: play {analysis.move} ({verdict})."
 
 
 def _parse_options(args: list[str]) -> Settings | None:
@@ -121,6 +176,12 @@ def _parse_options(args: list[str]) -> Settings | None:
         raise UsageError(str(error)) from None
     settings.announce = options.announce
     settings.highlight = options.highlight
+    sides = {"x": {0}, "o": {1}, "both": {0, 1}}
+    settings.computer = frozenset(sides[options.computer.lower()]) if options.computer else frozenset()
+    settings.level = options.level
+    settings.seed = options.seed
+    settings.think = options.think
+    settings.hint = options.hint
     record = options.moves
     if options.moves_file is not None:
         try:
@@ -159,6 +220,20 @@ def _build_parser() -> argparse.ArgumentParser:
 
         return convert
 
+    from engine.solver import LEVELS
+
+    top_level = max(LEVELS)
+    level = board_size(top_level)
+
+    def seconds(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        if not 0.01 <= value <= 60:
+            raise argparse.ArgumentTypeError(f"{text} is not between 0.01 and 60 seconds")
+        return value
+
     parser = Parser(
         prog="connect.py",
         add_help=False,
@@ -175,7 +250,8 @@ def _build_parser() -> argparse.ArgumentParser:
             "  python3 connect.py\n"
             "  python3 connect.py --rows 6 --columns 7 --announce --highlight\n"
             "  python3 connect.py --columns 12 --connect 5\n"
-            "  python3 connect.py --moves 3,3,4 --announce"
+            "  python3 connect.py --moves 3,3,4 --announce\n"
+            "  python3 connect.py --computer O --level 3 --hint"
         ),
     )
     parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
@@ -195,6 +271,20 @@ def _build_parser() -> argparse.ArgumentParser:
     show.add_argument("--highlight", action="store_true",
                       help="play with lowercase x and o; show the winning line in "
                            "uppercase")
+    opponent = parser.add_argument_group("computer opponent")
+    opponent.add_argument("--computer", type=str.lower, choices=["x", "o", "both"],
+                          metavar="X|O|both",
+                          help="the computer plays X, O, or both sides (to watch)")
+    opponent.add_argument("--level", type=level, metavar="L",
+                          help=f"the computer's strength, 1 (beginner) to {top_level} "
+                               f"(perfect where the position can be solved in time; "
+                               f"the default)")
+    opponent.add_argument("--seed", type=int, metavar="S",
+                          help="seed the computer's random choices, to replay a game")
+    opponent.add_argument("--think", type=seconds, default=1.0, metavar="SECONDS",
+                          help="the computer's thinking time per move (default 1)")
+    opponent.add_argument("--hint", action="store_true",
+                          help="let a player type ? for the solver's suggested column")
     start = parser.add_argument_group("starting position")
     record = start.add_mutually_exclusive_group()
     record.add_argument("--moves", metavar="LIST",

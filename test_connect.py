@@ -127,3 +127,28 @@ def test_moves_finished_game(group_name): ...
 @max_score(0)
 @dialog(test_files / "options/version.txt", "connect.py", *options("version"))
 def test_version(group_name): ...
+
+
+@max_score(0)
+@dialog(test_files / "options/computer_o_small_board.txt", "connect.py", *options("computer_o_small_board"))
+def test_computer_o_small_board(group_name): ...
+
+
+@max_score(0)
+@dialog(test_files / "options/computer_x_level_1.txt", "connect.py", *options("computer_x_level_1"))
+def test_computer_x_level_1(group_name): ...
+
+
+@max_score(0)
+@dialog(test_files / "options/computer_both_watch.txt", "connect.py", *options("computer_both_watch"))
+def test_computer_both_watch(group_name): ...
+
+
+@max_score(0)
+@dialog(test_files / "options/hint.txt", "connect.py", *options("hint"))
+def test_hint(group_name): ...
+
+
+@max_score(0)
+@dialog(test_files / "options/question_mark_without_hint.txt", "connect.py", *options("question_mark_without_hint"))
+def test_question_mark_without_hint(group_name): ...

@@ -46,6 +46,12 @@ def test_option_dialog_played_through_a_pipe(dialog):
         (["--moves", "1", "--moves-file", "x"], "not allowed"),
         (["--moves-file", "no/such/file"], "no/such/file"),
         (["extra"], "extra"),
+        (["--computer", "Z"], "--computer"),
+        (["--level", "0"], "--level"),
+        (["--level", "6"], "--level"),
+        (["--think", "0"], "--think"),
+        (["--think", "nan"], "--think"),
+        (["--seed", "x"], "--seed"),
     ],
 )
 def test_refused_command_line_is_one_line_on_stderr_and_status_2(arguments, complaint):
