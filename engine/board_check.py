@@ -161,7 +161,7 @@ def board_winner(
     if not shared:
         raise DisjointChainsError(
             f"{winner}'s winning chains share no piece: {len(cores[winner])} chains "
-            f"through {', '.join(_cells_text(core, rules) for core in cores[winner])}"
+            f"through {'; '.join(_cells_text(core, rules) for core in cores[winner])}"
         )
     on_top = [cell for cell in shared if cell[0] == len(stacks[cell[1]]) - 1]
     if not on_top:
@@ -194,9 +194,10 @@ def _index_of(row: int, column: int, rules: Rules) -> int:
 
 
 def _cells_text(cells: frozenset[tuple[int, int]], rules: Rules) -> str:
-    return " ".join(
-        f"{cell} (index {_index_of(*cell, rules)})" for cell in sorted(cells)
-    )
+    """Cells and their string indexes: ``(0, 0) (0, 1) at indexes 35 36``."""
+    ordered = sorted(cells)
+    indexes = " ".join(str(_index_of(*cell, rules)) for cell in ordered)
+    return f"{' '.join(str(cell) for cell in ordered)} at indexes {indexes}"
 
 
 def _short(text: str) -> str:

@@ -29,7 +29,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from engine import Game, Move, Rules
+from engine import Game, Move, NotYourTurnError, Player, PlayerNotActiveError, Rules
 
 from .errors import GameNotFoundError, PlayerNotFoundError
 
@@ -213,12 +213,10 @@ class GameStore:
 
         Raises:
             GameNotFoundError, PlayerNotFoundError: unknown game or player.
-            EngineError: the engine refuses the move (turn, column, game over).
+            EngineError: the engine refuses the move (turn, column, game over,
+                player who quit).
         """
-        return self._append(
-            game_id,
-            lambda stored: stored.game.play(column, stored.player_index(player_id)),
-        )
+        return self._append(game_id, player_id, lambda game, player: game.play(column, player))
 
     def quit(self, *, game_id: str, player_id: str) -> int:
         """Take ``player_id`` out of the game; return the move number of the quit.
@@ -227,17 +225,27 @@ class GameStore:
             GameNotFoundError, PlayerNotFoundError: unknown game or player.
             EngineError: the engine refuses (player already quit, game over).
         """
-        return self._append(
-            game_id, lambda stored: stored.game.quit(stored.player_index(player_id))
-        )
+        return self._append(game_id, player_id, lambda game, player: game.quit(player))
 
-    def _append(self, game_id: str, apply: Callable[[StoredGame], Move]) -> int:
-        """Apply one engine move to the stored game and store it, atomically."""
+    def _append(
+        self, game_id: str, player_id: str, apply: Callable[[Game, Player], Move]
+    ) -> int:
+        """Apply one engine move by ``player_id`` to the stored game and store it, atomically."""
         # IMMEDIATE takes the write lock before reading, so the moves read
         # are still the last ones when the new move is inserted.
         with self._transaction("IMMEDIATE") as connection:
             stored = self._load(connection, game_id)
-            move = apply(stored)
+            player = stored.player_index(player_id)
+            try:
+                move = apply(stored.game, player)
+            # The engine numbers players; say the same with their names.
+            except NotYourTurnError as error:
+                to_move = stored.players[stored.game.to_move or 0]
+                raise NotYourTurnError(
+                    f"it is {to_move}'s turn, not {player_id}'s"
+                ) from error
+            except PlayerNotActiveError as error:
+                raise PlayerNotActiveError(f"player {player_id!r} has quit the game") from error
             number = len(stored.game) - 1
             connection.execute(
                 "INSERT INTO moves (game_id, move_number, player, column_number)"
