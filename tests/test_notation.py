@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import (
@@ -182,12 +182,14 @@ def rules_and_columns(draw: st.DrawFn) -> tuple[Rules, list[int]]:
     return rules, moves
 
 
+@settings(deadline=None)  # a loaded CI machine must not fail a slow example
 @given(rules_and_columns())
 def test_parse_moves_reads_back_what_format_moves_wrote(case: tuple[Rules, list[int]]) -> None:
     rules, moves = case
     assert parse_moves(format_moves(moves), rules) == moves
 
 
+@settings(deadline=None)
 @given(rules_and_columns())
 def test_format_moves_writes_back_what_parse_moves_read(case: tuple[Rules, list[int]]) -> None:
     rules, moves = case
@@ -195,6 +197,7 @@ def test_format_moves_writes_back_what_parse_moves_read(case: tuple[Rules, list[
     assert format_moves(parse_moves(text, rules)) == text
 
 
+@settings(deadline=None)
 @given(rules_and_columns())
 def test_digit_run_reads_as_columns_on_boards_of_at_most_ten_columns(
     case: tuple[Rules, list[int]],
@@ -213,6 +216,7 @@ def test_digit_run_reads_as_columns_on_boards_of_at_most_ten_columns(
             assert parsed == [int(run)]
 
 
+@settings(deadline=None)
 @given(st.text(max_size=8))
 def test_parse_column_accepts_exactly_the_canonical_spelling_of_a_column(text: str) -> None:
     canonical = {str(column) for column in range(12)}
