@@ -4,6 +4,7 @@ The engine only computes: it returns values and strings and never prints,
 so every front end (terminal game, web service) shows them its own way.
 """
 
+from .bitboard import Position, UnsupportedGameError
 from .board_check import (
     BoardCharacterError,
     BoardError,
@@ -29,8 +30,19 @@ from .game import Cell, Column, Game, Move, Outcome, Player, Status
 from .notation import format_moves, parse_column, parse_moves
 from .render import column_header, render
 from .rules import Rules
+from .solver import (
+    LEVELS,
+    Analysis,
+    LevelError,
+    SearchAborted,
+    Solver,
+    analyse,
+    choose_move,
+    solve,
+)
 
 __all__ = [
+    "Analysis",
     "BoardCharacterError",
     "BoardError",
     "BoardLengthError",
@@ -45,6 +57,8 @@ __all__ = [
     "Game",
     "GameOverError",
     "ImpossibleLastMoveError",
+    "LEVELS",
+    "LevelError",
     "Move",
     "MoveSyntaxError",
     "NotYourTurnError",
@@ -52,13 +66,20 @@ __all__ = [
     "PieceCountError",
     "Player",
     "PlayerNotActiveError",
+    "Position",
     "Rules",
     "RulesError",
+    "SearchAborted",
+    "Solver",
     "Status",
+    "UnsupportedGameError",
+    "analyse",
     "board_winner",
+    "choose_move",
     "column_header",
     "format_moves",
     "parse_column",
     "parse_moves",
     "render",
+    "solve",
 ]
