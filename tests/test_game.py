@@ -13,6 +13,8 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import (
     ColumnFullError,
@@ -474,6 +476,48 @@ def test_peek_returns_the_last_move_without_undoing_it() -> None:
 def test_pop_and_peek_on_an_empty_game_raise_index_error(method: str) -> None:
     with pytest.raises(IndexError):
         getattr(Game(), method)()
+
+
+@st.composite
+def random_histories(draw: st.DrawFn) -> tuple[Rules, int, list[tuple[bool, int]]]:
+    """Rules, a player count and a list of (quit?, pick) actions to replay."""
+    rows = draw(st.integers(min_value=1, max_value=6))
+    columns = draw(st.integers(min_value=1, max_value=7))
+    connect = draw(st.integers(min_value=1, max_value=max(rows, columns)))
+    players = draw(st.integers(min_value=2, max_value=4))
+    actions = draw(
+        st.lists(
+            # One action in four is a quit, so games also get to end on the board.
+            st.tuples(st.sampled_from([False, False, False, True]), st.integers(0, 6)),
+            max_size=rows * columns + players,
+        )
+    )
+    return Rules(rows=rows, columns=columns, connect=connect), players, actions
+
+
+@settings(max_examples=300, deadline=None)
+@given(random_histories())
+def test_popping_a_random_history_retraces_every_state_it_passed(
+    case: tuple[Rules, int, list[tuple[bool, int]]],
+) -> None:
+    rules, players, actions = case
+    game = Game(rules, players=players)
+    states = []
+    for is_quit, pick in actions:
+        if game.is_over():
+            break
+        states.append(snapshot(game))
+        if is_quit:
+            active = game.active_players
+            game.quit(active[pick % len(active)])
+        else:
+            legal = game.legal_moves()
+            game.play(legal[pick % len(legal)])
+    assert snapshot(game.copy()) == snapshot(game)
+    for state in reversed(states):
+        game.pop()
+        assert snapshot(game) == state
+    assert len(game) == 0
 
 
 # --- Errors ---------------------------------------------------------------------
