@@ -11,6 +11,9 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import subprocess
+import sys
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -114,3 +117,27 @@ def test_the_names_a_front_end_needs_are_in_all(name: str) -> None:
 
 def test_package_has_a_docstring() -> None:
     assert engine.__doc__ and engine.__doc__.strip()
+
+
+# --- What ``import engine`` costs ---------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Each adds milliseconds to every start of the terminal game, which must stay
+# within 1.3x of a bare interpreter (bench/engine_speed.py); engine/_value.py
+# exists so that the engine needs none of them.
+HEAVY_MODULES = {"dataclasses", "inspect", "enum", "typing"}
+
+
+def test_importing_engine_loads_none_of_the_heavy_stdlib_modules() -> None:
+    script = (
+        "import sys; before = set(sys.modules); import engine; "
+        "print(' '.join(sorted(set(sys.modules) - before)))"
+    )
+    # -S: no site packages, so only what the engine itself imports is counted.
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    loaded = set(result.stdout.split())
+    assert "engine" in loaded
+    assert sorted(loaded & HEAVY_MODULES) == []
