@@ -20,6 +20,8 @@ import pytest
 
 import engine
 
+ROOT = Path(__file__).resolve().parent.parent
+
 # The modules whose whole API a user of the engine needs from ``engine``.
 CORE_MODULES = ["errors", "game", "notation", "render", "rules"]
 
@@ -120,8 +122,6 @@ def test_package_has_a_docstring() -> None:
 
 
 # --- What ``import engine`` costs ---------------------------------------------------
-
-ROOT = Path(__file__).resolve().parent.parent
 
 # Each adds milliseconds to every start of the terminal game, which must stay
 # within 1.3x of a bare interpreter (bench/engine_speed.py); engine/_value.py
