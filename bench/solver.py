@@ -132,30 +132,50 @@ def level_player(level: int, budget: float) -> Player:
 
 
 def match(
-    rules: Rules, first: Player, second: Player, games: int, seed: int
+    rules: Rules, first: Player, second: Player, games: int, seed: int, opening: int = 2
 ) -> tuple[int, int, int]:
-    """(wins, draws, losses) of ``first`` over ``games``, each side starting half the time."""
+    """(wins, draws, losses) of ``first`` over ``games``, each side starting half the time.
+
+    Games go in pairs: both start from the same ``opening`` random moves, with
+    the sides swapped, so deterministic players still meet varied positions.
+    """
     rng = random.Random(seed)
     wins = draws = losses = 0
+    start: list[int] = []
     for number in range(games):
+        if number % 2 == 0:
+            start = _random_opening(rules, rng, opening)
         players = (first, second) if number % 2 == 0 else (second, first)
-        game = Game(rules)
+        game = Game.from_moves(start, rules)
         while not game.is_over():
             to_move = game.to_move
             assert to_move is not None
             game.play(players[to_move](game, rng))
         outcome = game.outcome()
         assert outcome is not None
+        first_index = 0 if number % 2 == 0 else 1
         if outcome.winner is None:
             draws += 1
-        elif (outcome.winner == 0) == (number % 2 == 0):
+        elif outcome.winner == first_index:
             wins += 1
         else:
             losses += 1
     return wins, draws, losses
 
 
-def print_strength(games: int, budget: float, seed: int) -> None:
+def _random_opening(rules: Rules, rng: random.Random, length: int) -> list[int]:
+    """``length`` random moves that neither win nor leave a win in one."""
+    while True:
+        game = Game(rules)
+        for _ in range(length):
+            game.play(rng.choice(game.legal_moves()))
+            if game.is_over():
+                break
+        if not game.is_over() and not Position.from_game(game).can_win_next():
+            return game.moves
+
+
+def print_strength(games: int, budget: float, seed: int, opening: int) -> None:
     """Print a table of matches on 7 x 6 and 5 x 8 (connect 4)."""
     top = max(LEVELS)
     header = f"{'board':<6} {'player':<9} {'opponent':<9} {'games':>5} {'won':>4} {'drawn':>5} {'lost':>4} {'score %':>7} {'time':>7}"
@@ -178,7 +198,7 @@ def print_strength(games: int, budget: float, seed: int) -> None:
             )
         for name, player, opponent_name, opponent in pairs:
             start = time.perf_counter()
-            won, drawn, lost = match(rules, player, opponent, games, seed)
+            won, drawn, lost = match(rules, player, opponent, games, seed, opening)
             elapsed = time.perf_counter() - start
             percent = 100 * (won + drawn / 2) / games
             print(
@@ -217,13 +237,19 @@ def main(argv: list[str] | None = None) -> None:
         help="seconds per computer move in the strength matches (default 0.2)",
     )
     parser.add_argument("--seed", type=int, default=2026, help="seed of the matches")
+    parser.add_argument(
+        "--opening",
+        type=int,
+        default=2,
+        help="random moves that open each pair of games (default 2)",
+    )
     args = parser.parse_args(argv)
     if not args.no_pons:
         print_pons(args.data, args.sets or DEFAULT_SETS, args.lines)
     if args.strength:
         if not args.no_pons:
             print()
-        print_strength(args.games, args.move_budget, args.seed)
+        print_strength(args.games, args.move_budget, args.seed, args.opening)
 
 
 if __name__ == "__main__":
