@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from .errors import ColumnFullError, ColumnOutOfRangeError, EngineError
 from .game import Game
@@ -34,7 +35,7 @@ from .rules import Rules
 
 __all__ = ["Layout", "Position", "UnsupportedGameError", "layout"]
 
-Bitboard = int
+Bitboard: TypeAlias = int
 """A set of cells, one bit per cell in the layout drawn above."""
 
 
@@ -211,9 +212,6 @@ class Position:
     (True, True, True)
     >>> position.moves
     6
-
-    Raises:
-        nothing on construction; see each method.
     """
 
     __slots__ = ("layout", "current", "mask", "moves")
