@@ -35,6 +35,7 @@ __all__ = [
     "BothPlayersWonError",
     "DisjointChainsError",
     "ImpossibleLastMoveError",
+    "MoveOrderError",
     "board_winner",
 ]
 
@@ -107,6 +108,16 @@ class ImpossibleLastMoveError(BoardError):
     code = "impossible_last_move"
 
 
+class MoveOrderError(BoardError):
+    """No order of drops, the players taking turns, stacks the columns this way.
+
+    Each rule above can hold and the board still be out of reach: with A
+    first, a lone column holding B under A needs B to move first.
+    """
+
+    code = "no_move_order"
+
+
 # === The check ===
 
 
@@ -117,6 +128,12 @@ def board_winner(
 
     ``"X"`` means the game goes on, or is drawn when the board is full.
     ``first`` is the player who moved first.
+
+    Every board a game can reach is answered and every other board refused:
+    after the checks of the text, gravity, counts and winning chains, a
+    search looks for an order of turns that stacks the columns as given
+    (with the winning piece last). That search is exact up to
+    :data:`SEARCH_LIMIT` positions, which covers every 6 x 7 board.
 
     >>> board_winner(
     ...     "XXXXXXX"
@@ -149,6 +166,8 @@ def board_winner(
     cores = {player: _winning_cores(stacks, rules, player) for player in PIECES}
     winners = [player for player in PIECES if cores[player]]
     if not winners:
+        if not _has_move_order(stacks, first):
+            raise MoveOrderError(_no_order_text(stacks, first))
         return NO_WINNER
     if len(winners) == 2:
         raise BothPlayersWonError(
@@ -177,6 +196,12 @@ def board_winner(
             f"{winner} has won but did not move last: A {board.count('A')}, "
             f"B {board.count('B')} pieces with {first} moving first"
         )
+    # The winning piece came last; the others, in some order of turns, before it.
+    if not any(_has_move_order(_without(stacks, cell), first) for cell in sorted(on_top)):
+        raise MoveOrderError(
+            _no_order_text(stacks, first)
+            + f", then {winner}'s winning piece ({_cells_text(frozenset(on_top), rules)}) last"
+        )
     return winner
 
 
@@ -197,7 +222,8 @@ def _cells_text(cells: frozenset[tuple[int, int]], rules: Rules) -> str:
     """Cells and their string indexes: ``(0, 0) (0, 1) at indexes 35 36``."""
     ordered = sorted(cells)
     indexes = " ".join(str(_index_of(*cell, rules)) for cell in ordered)
-    return f"{' '.join(str(cell) for cell in ordered)} at indexes {indexes}"
+    at = "index" if len(ordered) == 1 else "indexes"
+    return f"{' '.join(str(cell) for cell in ordered)} at {at} {indexes}"
 
 
 def _short(text: str) -> str:
@@ -248,6 +274,75 @@ def _check_counts(board: str, first: str) -> None:
             f"A has {board.count('A')} pieces and B {board.count('B')}: with "
             f"{first} moving first, {first} has as many pieces as {second} or one more"
         )
+
+
+def _without(stacks: list[str], cell: tuple[int, int]) -> list[str]:
+    """The stacks with the piece at ``cell``, the top of its column, taken off."""
+    row, column = cell
+    return [stack[:row] if index == column else stack for index, stack in enumerate(stacks)]
+
+
+def _no_order_text(stacks: list[str], first: str) -> str:
+    listed = ", ".join(repr(stack) for stack in stacks)
+    return (
+        f"no order of drops, players taking turns from {first}, stacks the columns "
+        f"as they are (each from the bottom up: {listed})"
+    )
+
+
+SEARCH_LIMIT = 1_000_000
+"""Positions :func:`_has_move_order` visits before it gives the board the benefit
+of the doubt. A 6 x 7 board has fewer (7 ** 7 column heights), so there the
+answer is always exact."""
+
+
+def _has_move_order(stacks: list[str], first: str) -> bool:
+    """Whether some order of drops, players alternating from ``first``, builds ``stacks``.
+
+    A depth-first search over the heights of the columns: the owner of the
+    next drop is fixed by how many pieces are down, so a drop is possible
+    from a column whose next piece is that player's. Drops after which the
+    column's next piece is the other player's are tried first (the column can
+    go on at once), so a reachable board is usually found in one descent.
+    Boards needing more than :data:`SEARCH_LIMIT` positions count as reachable.
+    """
+    second = "B" if first == "A" else "A"
+    columns = [stack for stack in stacks if stack]
+    total = sum(len(stack) for stack in columns)
+    # waits[c][h]: pieces of column c from height h on that sit on a piece of
+    # the same owner (the column must wait a turn before each of them).
+    waits = []
+    for stack in columns:
+        counts = [0] * (len(stack) + 1)
+        for height in range(len(stack) - 2, -1, -1):
+            counts[height] = counts[height + 1] + (stack[height] == stack[height + 1])
+        waits.append(counts)
+    start = (0,) * len(columns)
+    seen = {start}
+    todo = [start]
+    while todo:
+        heights = todo.pop()
+        placed = sum(heights)
+        if placed == total:
+            return True
+        player = first if placed % 2 == 0 else second
+        options = []
+        for column, stack in enumerate(columns):
+            height = heights[column]
+            if height < len(stack) and stack[height] == player:
+                after = heights[:column] + (height + 1,) + heights[column + 1 :]
+                if after not in seen:
+                    seen.add(after)
+                    goes_on = height + 1 < len(stack) and stack[height + 1] != player
+                    options.append(
+                        ((goes_on, waits[column][height], len(stack) - height), after)
+                    )
+        # The last pushed is searched first.
+        options.sort()
+        todo.extend(after for _, after in options)
+        if len(seen) > SEARCH_LIMIT:
+            return True
+    return False
 
 
 def _winning_cores(

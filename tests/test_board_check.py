@@ -17,6 +17,7 @@ from engine.board_check import (
     DisjointChainsError,
     FloatingPieceError,
     ImpossibleLastMoveError,
+    MoveOrderError,
     PieceCountError,
     board_winner,
 )
@@ -165,6 +166,22 @@ def test_winner_did_not_move_last() -> None:
     assert error.value.code == "impossible_last_move"
 
 
+def test_no_order_of_turns_stacks_b_under_a_alone() -> None:
+    # Counts, gravity and chains are fine, but A moves first and has no
+    # bottom cell to drop into.
+    with pytest.raises(MoveOrderError, match=r"'BA'") as error:
+        board_winner("XXXX" "XXXX" "AXXX" "BXXX", rows=4, columns=4)
+    assert error.value.code == "no_move_order"
+
+
+def test_no_order_of_turns_ends_with_the_winning_piece() -> None:
+    # B's bottom row is complete, B moved last, (0, 2) is on top: but without
+    # it every column starts with B, and A moved first.
+    rows = [EMPTY_ROW] * 3 + ["AXXXXXX", "AAXAXXX", "BBBBXXX"]
+    with pytest.raises(MoveOrderError, match=r"B's winning piece \(\(0, 2\) at index 37\)"):
+        board_winner(board(*rows))
+
+
 def test_every_refusal_is_a_board_error_with_its_own_code() -> None:
     classes = [
         BoardLengthError,
@@ -174,6 +191,7 @@ def test_every_refusal_is_a_board_error_with_its_own_code() -> None:
         BothPlayersWonError,
         DisjointChainsError,
         ImpossibleLastMoveError,
+        MoveOrderError,
     ]
     assert all(issubclass(cls, BoardError) for cls in classes)
     assert len({cls.code for cls in classes}) == len(classes)
@@ -274,10 +292,46 @@ def broken_rule(text: str, rules: Rules) -> str | None:
     return None
 
 
+def reach_with_the_engine(text: str, rules: Rules) -> Game | None:
+    """A game the engine plays into exactly this board (A first), or None.
+
+    Depth-first over the engine's own moves: only drops that put the right
+    player's piece where the board has it, and the engine refuses any move
+    after a win, so a game that would have ended earlier is no way there.
+    """
+    target = [
+        [text[(rules.rows - 1 - row) * rules.columns + column] for row in range(rules.rows)]
+        for column in range(rules.columns)
+    ]
+    heights = [sum(cell != "X" for cell in stack) for stack in target]
+    total = sum(heights)
+    game = Game(rules)
+    dead: set[tuple[int, ...]] = set()
+
+    def search() -> bool:
+        if len(game) == total:
+            return True
+        key = tuple(game.height(c) for c in range(rules.columns))
+        if key in dead or game.is_over():
+            return False
+        letter = "AB"[game.to_move or 0]
+        for column in range(rules.columns):
+            height = game.height(column)
+            if height < heights[column] and target[column][height] == letter:
+                game.play(column)
+                if search():
+                    return True
+                game.pop()
+        dead.add(key)
+        return False
+
+    return game if search() else None
+
+
 @st.composite
 def filled_boards(draw: st.DrawFn) -> tuple[str, Rules]:
-    rows = draw(st.integers(1, 6))
-    columns = draw(st.integers(1, 7))
+    rows = draw(st.integers(1, 5))
+    columns = draw(st.integers(1, 6))
     connect = draw(st.integers(1, max(rows, columns)))
     rules = Rules(rows, columns, connect)
     # Fill each column from the bottom, sometimes leaving a gap below a piece.
@@ -299,7 +353,14 @@ def test_random_fillings_are_refused_exactly_when_a_rule_breaks(
     text, rules = filled
     expected = broken_rule(text, rules)
     if expected is None:
-        board_winner(text, rules.rows, rules.columns, rules.connect)
+        game = reach_with_the_engine(text, rules)
+        if game is None:
+            with pytest.raises(MoveOrderError):
+                board_winner(text, rules.rows, rules.columns, rules.connect)
+        else:
+            assert board_winner(text, rules.rows, rules.columns, rules.connect) == (
+                engine_answer(game)
+            )
     else:
         with pytest.raises(BoardError) as error:
             board_winner(text, rules.rows, rules.columns, rules.connect)
@@ -325,3 +386,33 @@ def test_every_position_of_every_game_on_a_small_board() -> None:
 
     walk()
     assert len(seen) > 1000
+
+
+@pytest.mark.parametrize(
+    ("rows", "columns", "connect"), [(3, 3, 3), (3, 3, 2), (2, 5, 3), (4, 2, 2)]
+)
+def test_every_string_of_a_tiny_board_is_refused_unless_a_game_reaches_it(
+    rows: int, columns: int, connect: int
+) -> None:
+    """All 3 ** cells strings: accepted exactly when the engine reaches them."""
+    rules = Rules(rows, columns, connect)
+    reached: dict[str, str] = {}
+    game = Game(rules)
+
+    def walk() -> None:
+        text = as_string(game)
+        if text not in reached:
+            reached[text] = engine_answer(game)
+            for column in game.legal_moves():
+                game.play(column)
+                walk()
+                game.pop()
+
+    walk()
+    for cells in itertools.product("ABX", repeat=rows * columns):
+        text = "".join(cells)
+        if text in reached:
+            assert board_winner(text, rows, columns, connect) == reached[text], text
+        else:
+            with pytest.raises(BoardError):
+                board_winner(text, rows, columns, connect)

@@ -19,7 +19,8 @@ _REFUSED: dict[int | str, dict[str, Any]] = {
         "description": (
             "The board is no position of a real game (error: wrong_length, "
             "bad_character, floating_piece, impossible_counts, both_players_won, "
-            "multiple_winner, impossible_last_move), or the rules are bad (bad_rules)."
+            "multiple_winner, impossible_last_move, no_move_order), or the rules are bad "
+            "(bad_rules)."
         ),
     }
 }

@@ -59,6 +59,7 @@ REFUSALS = [
     (EMPTY * 3 + "XXXXBBX" + "AAAABBB" * 2, "multiple_winner", "share no piece"),
     (EMPTY * 4 + "BBABAAX" + "AAAABBB", "impossible_last_move", "piece above"),
     (EMPTY * 4 + "XXXXBXX" + "AAAABBB", "impossible_last_move", "did not move last"),
+    (EMPTY * 4 + "AXXXXXX" + "BXXXXXX", "no_move_order", "'BA'"),
 ]
 
 
