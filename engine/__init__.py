@@ -13,6 +13,7 @@ from .board_check import (
     DisjointChainsError,
     FloatingPieceError,
     ImpossibleLastMoveError,
+    MoveOrderError,
     PieceCountError,
     board_winner,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "LEVELS",
     "LevelError",
     "Move",
+    "MoveOrderError",
     "MoveSyntaxError",
     "NotYourTurnError",
     "Outcome",
