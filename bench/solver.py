@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python3 bench/solver.py                     # first 100 lines of the fast sets
+    python3 bench/solver.py                     # first 200 lines of the fast sets
     python3 bench/solver.py --set Middle-Medium --lines 50
     python3 bench/solver.py --strength --games 20 --move-budget 0.2
 
@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> None:
         help="folder holding the Test_* files (default: ../shared/benchmarks/pons)",
     )
     parser.add_argument(
-        "--lines", type=int, default=100, help="positions per set, from the top (default 100)"
+        "--lines", type=int, default=200, help="positions per set, from the top (default 200)"
     )
     parser.add_argument(
         "--set",
