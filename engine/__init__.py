@@ -4,7 +4,6 @@ The engine only computes: it returns values and strings and never prints,
 so every front end (terminal game, web service) shows them its own way.
 """
 
-from .bitboard import Position, UnsupportedGameError
 from .board_check import (
     BoardCharacterError,
     BoardError,
@@ -31,16 +30,51 @@ from .game import Cell, Column, Game, Move, Outcome, Player, Status
 from .notation import format_moves, parse_column, parse_moves
 from .render import column_header, render
 from .rules import Rules
-from .solver import (
-    LEVELS,
-    Analysis,
-    LevelError,
-    SearchAborted,
-    Solver,
-    analyse,
-    choose_move,
-    solve,
-)
+
+# The solver and its bitboard load on first use (PEP 562): the terminal
+# game's start-up never pays for them. Type checkers see them as imported.
+_LAZY = {
+    "LEVELS": "solver",
+    "Analysis": "solver",
+    "LevelError": "solver",
+    "SearchAborted": "solver",
+    "Solver": "solver",
+    "analyse": "solver",
+    "choose_move": "solver",
+    "solve": "solver",
+    "Position": "bitboard",
+    "UnsupportedGameError": "bitboard",
+}
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .bitboard import Position, UnsupportedGameError
+    from .solver import (
+        LEVELS,
+        Analysis,
+        LevelError,
+        SearchAborted,
+        Solver,
+        analyse,
+        choose_move,
+        solve,
+    )
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "Analysis",

@@ -86,8 +86,11 @@ class Status:
     DRAWN: ClassVar[Status]
 
     def __init__(self, name: str, value: str) -> None:
-        self.name = name
-        self.value = value
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "value", value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Status constants are immutable")
 
     def __repr__(self) -> str:
         return f"Status.{self.name}"
@@ -189,6 +192,11 @@ class Game:
             other._push(move)
         return other
 
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: object) -> Game:
+        return self.copy()
+
     # --- Reading the position --------------------------------------------
 
     @property
@@ -233,7 +241,7 @@ class Game:
             ColumnOutOfRangeError: the cell is not on the board.
         """
         self._check_column(column)
-        if not 0 <= row < self.rules.rows:
+        if not isinstance(row, int) or isinstance(row, bool) or not 0 <= row < self.rules.rows:
             raise ColumnOutOfRangeError(
                 f"row {row!r} is not on the board (0-{self.rules.rows - 1})"
             )
