@@ -19,7 +19,7 @@ play perfectly (the winner as fast as possible, the loser as slowly):
 * negative: the player to move loses; minus the winner's score.
 
 Too big to solve in the time allowed, :func:`analyse` falls back to a
-depth-limited search with a heuristic (threats and well-placed stones),
+depth-limited search with a heuristic (open windows and threats),
 deepened while the budget lasts, and says so in :class:`Analysis`.
 
 Every search stops on a node budget derived from the time budget
@@ -356,7 +356,6 @@ stones is ``_WIN - m``, so faster wins are worth more, like exact scores."""
 _THREAT_WEIGHT = 16
 """Heuristic bonus of a winning cell on a row that suits its owner."""
 
-
 _HEURISTIC_NODES_PER_SECOND = 40_000
 """Like NODES_PER_SECOND, for the slower heuristic nodes."""
 
@@ -417,7 +416,7 @@ def _good_rows(lay: Layout) -> tuple[int, int]:
 
 
 class _Heuristic:
-    """Depth-limited negamax with a threat-and-placement evaluation."""
+    """Depth-limited negamax scoring open windows and well-placed threats."""
 
     def __init__(self, rules: Rules) -> None:
         self.layout = layout(rules)

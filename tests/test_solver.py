@@ -185,6 +185,13 @@ def test_analyse_is_exact_on_a_small_board() -> None:
     assert analysis.score == brute_force(Rules(rows=4, columns=4, connect=3), [])
 
 
+@pytest.mark.parametrize("index", [0, 15, 16])
+def test_analyse_solves_end_and_middle_positions_exactly(index: int) -> None:
+    _, moves, expected = PONS[index]
+    analysis = analyse(Game.from_moves(moves, STANDARD), time_budget=5)
+    assert analysis.exact and analysis.score == expected
+
+
 def test_analyse_falls_back_to_the_heuristic_on_a_huge_board() -> None:
     game = Game(Rules(rows=20, columns=20, connect=5))
     analysis = analyse(game, time_budget=0.05)
