@@ -378,6 +378,19 @@ def test_quit_twice(client: TestClient, new_game: NewGame) -> None:
     assert_error(client.delete(f"/drop_token/{game_id}/a"), 404, "player_not_active")
 
 
+def test_a_player_who_quit_stays_out_after_the_game_ends(
+    client: TestClient, new_game: NewGame
+) -> None:
+    game_id = new_game(client, players=["a", "b", "c"])
+    assert client.delete(f"/drop_token/{game_id}/c").status_code == 202
+    assert client.delete(f"/drop_token/{game_id}/b").status_code == 202
+    assert client.get(f"/drop_token/{game_id}").json()["winner"] == "a"
+    assert_error(client.delete(f"/drop_token/{game_id}/c"), 404, "player_not_active")
+    assert_error(play(client, game_id, "b", 0), 404, "player_not_active")
+    assert_error(client.delete(f"/drop_token/{game_id}/a"), 410, "game_done")
+    assert_error(play(client, game_id, "a", 0), 400, "game_over")
+
+
 def test_quit_unknown_player(client: TestClient, new_game: NewGame) -> None:
     game_id = new_game(client)
     assert_error(client.delete(f"/drop_token/{game_id}/zed"), 404, "player_not_found")
