@@ -77,7 +77,12 @@ def start_server(db: str) -> tuple[subprocess.Popen[bytes], str]:
 
 
 def play_games(
-    url: str, next_game: list[int], games: int, args: argparse.Namespace, results: Results, seed: int
+    url: str,
+    next_game: list[int],
+    games: int,
+    args: argparse.Namespace,
+    results: Results,
+    seed: int,
 ) -> None:
     """One client: take game numbers until none are left, play each to the end."""
     chooser = random.Random(seed)
@@ -109,9 +114,12 @@ def play_games(
             game = Game(Rules(args.rows, args.columns, 4), players=args.players)
             history: list[tuple[str, int | None]] = []
             while not game.is_over():
+                move: tuple[str, int | None]
                 if chooser.random() < args.quit_rate:
                     quitter = chooser.choice(game.active_players)
-                    response = request(client, "DELETE", f"/drop_token/{game_id}/{players[quitter]}")
+                    response = request(
+                        client, "DELETE", f"/drop_token/{game_id}/{players[quitter]}"
+                    )
                     expected, move = 202, (players[quitter], None)
                     if response.status_code == expected:
                         game.quit(quitter)
@@ -160,7 +168,11 @@ def verify(url: str, played: list[Played], args: argparse.Namespace) -> list[str
                 problems.append(f"{record.game_id}: stored moves do not replay: {error}")
                 continue
             outcome = game.outcome()
-            winner = None if outcome is None or outcome.winner is None else record.players[outcome.winner]
+            winner = (
+                None
+                if outcome is None or outcome.winner is None
+                else record.players[outcome.winner]
+            )
             if outcome is None or state != {
                 "players": record.players, "state": "DONE", "winner": winner
             }:
@@ -225,7 +237,8 @@ def main() -> None:
         f"games: {finished} played to the end of {args.games}, {args.rows} x {args.columns}, "
         f"{args.players} players, {args.clients} clients"
     )
-    print(f"time: {elapsed:.2f} s for {len(latencies)} requests ({len(latencies) / elapsed:.0f}/s)")
+    rate = len(latencies) / elapsed
+    print(f"time: {elapsed:.2f} s for {len(latencies)} requests ({rate:.0f}/s)")
     print(f"moves: {moves} ({moves / elapsed:.0f} moves/s, quits included)")
     print(
         f"latency: p50 {percentile(latencies, 0.50) * 1000:.1f} ms, "

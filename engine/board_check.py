@@ -317,12 +317,17 @@ def _has_move_order(stacks: list[str], first: str) -> bool:
         for height in range(len(stack) - 2, -1, -1):
             counts[height] = counts[height + 1] + (stack[height] == stack[height + 1])
         waits.append(counts)
-    start = (0,) * len(columns)
-    seen = {start}
-    todo = [start]
+    # A position is the columns' heights; seen keeps each as one int, the
+    # heights' digits in a mixed radix, to keep the memory down.
+    weights = []
+    weight = 1
+    for stack in columns:
+        weights.append(weight)
+        weight *= len(stack) + 1
+    seen = {0}
+    todo: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, (0,) * len(columns))]
     while todo:
-        heights = todo.pop()
-        placed = sum(heights)
+        key, placed, heights = todo.pop()
         if placed == total:
             return True
         player = first if placed % 2 == 0 else second
@@ -330,16 +335,20 @@ def _has_move_order(stacks: list[str], first: str) -> bool:
         for column, stack in enumerate(columns):
             height = heights[column]
             if height < len(stack) and stack[height] == player:
-                after = heights[:column] + (height + 1,) + heights[column + 1 :]
+                after = key + weights[column]
                 if after not in seen:
                     seen.add(after)
                     goes_on = height + 1 < len(stack) and stack[height + 1] != player
+                    raised = heights[:column] + (height + 1,) + heights[column + 1 :]
                     options.append(
-                        ((goes_on, waits[column][height], len(stack) - height), after)
+                        (
+                            (goes_on, waits[column][height], len(stack) - height),
+                            (after, placed + 1, raised),
+                        )
                     )
         # The last pushed is searched first.
         options.sort()
-        todo.extend(after for _, after in options)
+        todo.extend(position for _, position in options)
         if len(seen) > SEARCH_LIMIT:
             return True
     return False

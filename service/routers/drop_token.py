@@ -98,7 +98,10 @@ def read_game(game_id: GameId, store: StoreDep) -> GameState:
     response_model=MoveList,
     response_model_exclude_none=True,
     responses=_errors(
-        e400="Malformed request: not a game id; start or until negative, not an integer, or reversed.",
+        e400=(
+            "Malformed request: not a game id; start or until negative, "
+            "not an integer, or reversed."
+        ),
         e404="Game not found, or start is past the last move.",
     ),
 )

@@ -16,7 +16,9 @@ from engine import Game, Rules
 StartServer = Callable[[Path | None], Any]
 
 
-def replay(state: dict[str, object], moves: list[dict[str, object]], rows: int, columns: int) -> Game:
+def replay(
+    state: dict[str, object], moves: list[dict[str, object]], rows: int, columns: int
+) -> Game:
     """The engine game the move list describes; players are named p0, p1..."""
     players = list(state["players"])  # type: ignore[call-overload]
     game = Game(Rules(rows, columns, 4), players=len(players))
