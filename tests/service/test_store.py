@@ -1,0 +1,145 @@
+"""The SQLite GameStore on its own: the move list is the truth, one transaction per move."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from engine import GameOverError, NotYourTurnError, Rules, RulesError, Status
+from service.errors import GameNotFoundError, PlayerNotFoundError
+from service.store import GameStore, drop_token_rules
+
+
+def test_a_new_store_on_the_same_file_finds_every_game(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.db")
+    game_id = store.create_game(players=["a", "b"], rows=4, columns=4)
+    for player, column in [("a", 0), ("b", 1), ("a", 0)]:
+        store.play(game_id=game_id, player_id=player, column=column)
+    store.quit(game_id=game_id, player_id="b")
+    store.close()
+
+    reopened = GameStore(tmp_path / "games.db")
+    stored = reopened.read_game(game_id)
+    assert stored.players == ("a", "b")
+    assert [(move.player, move.column) for move in stored.game.history] == [
+        (0, 0), (1, 1), (0, 0), (1, None)
+    ]
+    outcome = stored.game.outcome()
+    assert outcome is not None and outcome.winner == 0
+    assert reopened.in_progress_game_ids() == []
+    reopened.close()
+
+
+def test_the_moves_table_holds_one_row_per_drop_or_quit(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.db")
+    game_id = store.create_game(players=["a", "b", "c"], rows=4, columns=4)
+    assert store.play(game_id=game_id, player_id="a", column=2) == 0
+    assert store.quit(game_id=game_id, player_id="c") == 1
+    store.close()
+    with sqlite3.connect(tmp_path / "games.db") as connection:
+        rows = connection.execute(
+            "SELECT move_number, player, column_number FROM moves WHERE game_id = ?"
+            " ORDER BY move_number",
+            (game_id,),
+        ).fetchall()
+    assert rows == [(0, 0, 2), (1, 2, None)]
+
+
+def test_a_refused_move_stores_nothing(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.db")
+    game_id = store.create_game(players=["a", "b"], rows=4, columns=4)
+    with pytest.raises(NotYourTurnError, match="it is a's turn, not b's"):
+        store.play(game_id=game_id, player_id="b", column=0)
+    assert len(store.read_game(game_id).game) == 0
+    store.close()
+
+
+def test_unknown_game_and_player(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.db")
+    with pytest.raises(GameNotFoundError):
+        store.read_game("f" * 32)
+    game_id = store.create_game(players=["a", "b"], rows=4, columns=4)
+    with pytest.raises(PlayerNotFoundError):
+        store.quit(game_id=game_id, player_id="z")
+    store.close()
+
+
+def test_the_engine_refuses_a_one_player_game(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.db")
+    with pytest.raises(RulesError):
+        store.create_game(players=["solo"], rows=4, columns=4)
+    assert store.in_progress_game_ids() == []
+    store.close()
+
+
+def test_twenty_threads_post_the_same_move_once(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.db")
+    game_id = store.create_game(players=["a", "b"], rows=4, columns=4)
+    barrier = threading.Barrier(20, timeout=120)
+    outcomes: list[str] = []
+    lock = threading.Lock()
+
+    def post() -> None:
+        barrier.wait()
+        try:
+            store.play(game_id=game_id, player_id="a", column=0)
+            result = "played"
+        except NotYourTurnError:
+            result = "refused"
+        with lock:
+            outcomes.append(result)
+
+    threads = [threading.Thread(target=post) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["played"] + ["refused"] * 19
+    assert len(store.read_game(game_id).game) == 1
+    store.close()
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(4, 4), (1, 4), (4, 1), (100, 100)])
+def test_rules_are_the_engines_four_in_a_row(rows: int, columns: int) -> None:
+    assert drop_token_rules(rows, columns) == Rules(rows, columns, 4)
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(1, 1), (2, 2), (3, 3), (1, 3)])
+def test_boards_without_room_for_four_only_draw(
+    tmp_path: Path, rows: int, columns: int
+) -> None:
+    rules = drop_token_rules(rows, columns)
+    assert (rules.rows, rules.columns, rules.connect) == (rows, columns, 4)
+    store = GameStore(tmp_path / "games.db")
+    game_id = store.create_game(players=["a", "b"], rows=rows, columns=columns)
+    order = [column for column in range(columns) for _ in range(rows)]
+    for number, column in enumerate(order):
+        store.play(game_id=game_id, player_id="ab"[number % 2], column=column)
+    game = store.read_game(game_id).game
+    assert game.status is Status.DRAWN
+    with pytest.raises(GameOverError):
+        store.quit(game_id=game_id, player_id="a")
+    store.close()
+
+
+@pytest.mark.parametrize("bad", [(0, 4), (4, 0), (-1, 2)])
+def test_the_engine_refuses_empty_boards(bad: tuple[int, int]) -> None:
+    with pytest.raises(RulesError):
+        drop_token_rules(*bad)
+
+
+def test_the_command_line_help() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "service", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    for option in ("--host", "--port", "--db"):
+        assert option in result.stdout
