@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -12,6 +13,16 @@ from engine import board_winner
 from ..schemas import ErrorOut, WinnerIn, WinnerOut
 
 router = APIRouter(prefix="/winner", tags=["winner"])
+
+# A board no order of turns can build may cost the engine's search up to a
+# second or two and tens of megabytes; two at a time bound what a burst of
+# such boards can take from the server (common boards take microseconds).
+_CHECKS = threading.BoundedSemaphore(2)
+
+
+def _winner(board: str, rows: int, columns: int, connect: int, first: str) -> str:
+    with _CHECKS:
+        return board_winner(board, rows, columns, connect, first)
 
 _REFUSED: dict[int | str, dict[str, Any]] = {
     400: {
@@ -45,11 +56,11 @@ def read_winner(
     first: Annotated[str, Query(description='Who moved first, "A" or "B".')] = "A",
 ) -> PlainTextResponse:
     """Answer A, B or X for a board string, rows top to bottom, as plain text."""
-    return PlainTextResponse(board_winner(board, rows, columns, connect, first))
+    return PlainTextResponse(_winner(board, rows, columns, connect, first))
 
 
 @router.post("", response_model=WinnerOut, responses=_REFUSED)
 def create_winner_check(body: WinnerIn) -> WinnerOut:
     """Answer {"winner": A, B or X} for a board string and its rules."""
-    winner = board_winner(body.board, body.rows, body.columns, body.connect, body.first)
+    winner = _winner(body.board, body.rows, body.columns, body.connect, body.first)
     return WinnerOut(winner=winner)  # type: ignore[arg-type]
