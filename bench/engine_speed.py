@@ -19,6 +19,7 @@ This is a measurement, not a test: it asserts nothing. Run it as
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import subprocess
@@ -45,19 +46,32 @@ DIRECTIONS = ((0, 1), (1, 0), (1, 1), (-1, 1))
 
 
 def wall_times(commands: list[list[str]], stdin: bytes, runs: int) -> list[list[float]]:
-    """Seconds per run of each command; the commands take turns, so drift hits all alike."""
+    """Seconds per run of each command; the commands take turns, so drift hits all alike.
+
+    A player's second game starts from cached bytecode, so the commands run
+    with bytecode writing on (whatever PYTHONDONTWRITEBYTECODE says here),
+    once untimed to fill the cache.
+    """
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+    def run(command: list[str]) -> None:
+        subprocess.run(
+            command,
+            input=stdin,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=ROOT,
+            env=environment,
+            check=True,
+        )
+
+    for command in commands:
+        run(command)
     times: list[list[float]] = [[] for _ in commands]
     for _ in range(runs):
         for command, seconds in zip(commands, times):
             start = time.perf_counter()
-            subprocess.run(
-                command,
-                input=stdin,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                cwd=ROOT,
-                check=True,
-            )
+            run(command)
             seconds.append(time.perf_counter() - start)
     return times
 
