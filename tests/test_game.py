@@ -302,6 +302,21 @@ def test_status_constants_cannot_be_changed(status: Status) -> None:
 
 
 @pytest.mark.parametrize("status", [Status.IN_PROGRESS, Status.WON, Status.DRAWN], ids=repr)
+def test_status_constants_cannot_lose_their_name_or_value(status: Status) -> None:
+    deleted = []
+    for attribute in ("name", "value"):
+        original = getattr(status, attribute)
+        try:
+            delattr(status, attribute)
+        except AttributeError:
+            pass
+        if not hasattr(status, attribute):
+            deleted.append(attribute)
+            object.__setattr__(status, attribute, original)  # keep the other tests sane
+    assert deleted == []
+
+
+@pytest.mark.parametrize("status", [Status.IN_PROGRESS, Status.WON, Status.DRAWN], ids=repr)
 def test_status_constants_survive_copy_and_pickle_as_themselves(status: Status) -> None:
     assert copy.copy(status) is status
     assert copy.deepcopy(status) is status
