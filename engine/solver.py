@@ -357,7 +357,8 @@ _THREAT_WEIGHT = 16
 """Heuristic bonus of a winning cell on a row that suits its owner."""
 
 _HEURISTIC_NODES_PER_SECOND = 40_000
-"""Like NODES_PER_SECOND, for the slower heuristic nodes."""
+"""Like NODES_PER_SECOND, for the slower heuristic nodes (measured here:
+about 90,000 a second on 7 x 6, 40,000 on 20 x 20)."""
 
 _EXACT_SHARE = 1 / 3
 """The part of analyse()'s budget that the exact attempt may spend."""
@@ -449,6 +450,10 @@ class _Heuristic:
         ordered_columns = tuple(lay.column_masks[c] for c in lay.centre_first)
         window_score = _compile_function(_window_score_source(lay), "window_score")
         first_rows, second_rows = _good_rows(lay)
+        # The move that was best (or cut off) at each position, from earlier
+        # iterations: searched first, it makes alpha-beta prune far more.
+        best_cells: dict[int, int] = {}
+        best_cells_get = best_cells.get
         next_check = 0
 
         def evaluate(current: int, opponent: int, moves: int, ours: int, theirs: int) -> int:
@@ -487,12 +492,17 @@ class _Heuristic:
                 return moves + 1 - _WIN
             if depth <= 0:
                 return evaluate(current, opponent, moves, ours, theirs)
+            key = current + mask
+            remembered = best_cells_get(key, 0)
             children = []
             rank = 0
             for column_mask in ordered_columns:
                 cell = possible & column_mask
                 if cell:
-                    threats = winning_cells(current | cell, mask | cell).bit_count()
+                    if cell == remembered:
+                        threats = _WIN  # the best move of the last, shallower search first
+                    else:
+                        threats = winning_cells(current | cell, mask | cell).bit_count()
                     children.append((threats, rank, cell))
                     rank -= 1
             if len(children) > 1:
@@ -503,9 +513,11 @@ class _Heuristic:
                 if value > best:
                     best = value
                     if value >= beta:
+                        best_cells[key] = cell
                         return value
                     if value > alpha:
                         alpha = value
+                        best_cells[key] = cell
             return best
 
         def start(
