@@ -37,9 +37,12 @@ Column = int
 Cell = tuple[int, int]
 """``(row, column)``, row 0 at the bottom of the board."""
 
-# The four directions of a line, as (row step, column step): across, up,
-# up-right and down-right. Each is walked both ways from the last marker.
-_DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (-1, 1))
+# The board is kept as one flat list, row by row from the bottom, with a
+# border of _BORDER cells all round: a walk along a line stops at the edge by
+# meeting a cell no player owns, with no bounds check. Cell (row, column) is
+# at index (row + 1) * width + column + 1, where width = columns + 2.
+_EMPTY = -1
+_BORDER = -2
 
 
 class Move(Value):
@@ -58,8 +61,9 @@ class Move(Value):
     column: Column | None
 
     def __init__(self, player: Player, column: Column | None) -> None:
-        self._set("player", player)
-        self._set("column", column)
+        # One Move is made per drop: set the slots directly, not via _set().
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "column", column)
 
     @property
     def is_quit(self) -> bool:
@@ -90,6 +94,9 @@ class Status:
         object.__setattr__(self, "value", value)
 
     def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Status constants are immutable")
+
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("Status constants are immutable")
 
     def __repr__(self) -> str:
@@ -151,12 +158,22 @@ class Game:
             raise RulesError(f"a game needs at least 2 players, got {players!r}")
         self.rules: Rules = rules if rules is not None else Rules()
         self.players: int = players
-        self._columns: list[list[Player]] = [[] for _ in range(self.rules.columns)]
+        rows, columns = self.rules.rows, self.rules.columns
+        self._width = width = columns + 2
+        self._cells: list[int] = [_BORDER] * ((rows + 2) * width)
+        for row in range(rows):
+            start = (row + 1) * width + 1
+            self._cells[start : start + columns] = [_EMPTY] * columns
+        self._heights: list[int] = [0] * columns
+        # Index steps of the four lines through a cell: across, up, and the
+        # two diagonals. Each is walked both ways from the last marker.
+        self._steps = (1, width, width + 1, width - 1)
         self._history: list[Move] = []
         self._active: list[bool] = [True] * players
         self._to_move: Player = 0
         self._outcome: Outcome | None = None
         self._drops = 0
+        self._cell_count = self.rules.cells
         # Snapshot of (to_move, outcome) taken before each entry, so pop() is O(1).
         self._stack: list[tuple[Player, Outcome | None]] = []
 
@@ -232,7 +249,7 @@ class Game:
     def height(self, column: Column) -> int:
         """How many markers column ``column`` holds."""
         self._check_column(column)
-        return len(self._columns[column])
+        return self._heights[column]
 
     def cell(self, row: int, column: Column) -> Player | None:
         """The player whose marker is at ``(row, column)``, or None if empty.
@@ -245,15 +262,17 @@ class Game:
             raise ColumnOutOfRangeError(
                 f"row {row!r} is not on the board (0-{self.rules.rows - 1})"
             )
-        stack = self._columns[column]
-        return stack[row] if row < len(stack) else None
+        owner = self._cells[(row + 1) * self._width + column + 1]
+        return None if owner == _EMPTY else owner
 
     def grid(self) -> list[list[Player | None]]:
         """The board as rows from top to bottom, each left to right (None: empty)."""
-        rows = self.rules.rows
+        cells, width, columns = self._cells, self._width, self.rules.columns
         return [
-            [stack[row] if row < len(stack) else None for stack in self._columns]
-            for row in reversed(range(rows))
+            [None if owner == _EMPTY else owner for owner in cells[start : start + columns]]
+            for start in (
+                (row + 1) * width + 1 for row in reversed(range(self.rules.rows))
+            )
         ]
 
     def can_play(self, column: Column) -> bool:
@@ -263,7 +282,7 @@ class Game:
             and isinstance(column, int)
             and not isinstance(column, bool)
             and 0 <= column < self.rules.columns
-            and len(self._columns[column]) < self.rules.rows
+            and self._heights[column] < self.rules.rows
         )
 
     def legal_moves(self) -> list[Column]:
@@ -271,7 +290,7 @@ class Game:
         if self._outcome is not None:
             return []
         rows = self.rules.rows
-        return [c for c, stack in enumerate(self._columns) if len(stack) < rows]
+        return [column for column, height in enumerate(self._heights) if height < rows]
 
     def is_full(self) -> bool:
         """Whether every cell of the board holds a marker."""
@@ -316,7 +335,7 @@ class Game:
                 f"it is player {self._to_move}'s turn, not player {player}'s"
             )
         self._check_column(column)
-        if len(self._columns[column]) >= self.rules.rows:
+        if self._heights[column] >= self.rules.rows:
             raise ColumnFullError(
                 f"column {column} is full after {self.moves_string()!r}"
             )
@@ -352,7 +371,9 @@ class Game:
         if move.column is None:
             self._active[move.player] = True
         else:
-            self._columns[move.column].pop()
+            column = move.column
+            self._heights[column] -= 1
+            self._cells[(self._heights[column] + 1) * self._width + column + 1] = _EMPTY
             self._drops -= 1
         return move
 
@@ -378,13 +399,16 @@ class Game:
             elif move.player == self._to_move:
                 self._to_move = self._next_active(move.player)
             return
-        stack = self._columns[move.column]
-        stack.append(move.player)
+        column = move.column
+        row = self._heights[column]
+        self._heights[column] = row + 1
+        index = (row + 1) * self._width + column + 1
+        self._cells[index] = move.player
         self._drops += 1
-        cells = self._winning_cells(len(stack) - 1, move.column)
+        cells = self._winning_cells(index)
         if cells:
             self._outcome = Outcome(Status.WON, move.player, cells)
-        elif self._drops == self.rules.cells:
+        elif self._drops == self._cell_count:
             self._outcome = Outcome(Status.DRAWN)
         else:
             self._to_move = self._next_active(move.player)
@@ -397,32 +421,31 @@ class Game:
                 return candidate
         raise AssertionError("a game in progress has at least two players")
 
-    def _winning_cells(self, row: int, column: Column) -> frozenset[Cell]:
-        """Cells of every line through ``(row, column)`` long enough to win.
+    def _winning_cells(self, index: int) -> frozenset[Cell]:
+        """Cells of every line through the marker at ``index`` long enough to win.
 
         Only the lines through the new marker can have changed, so only the
-        four directions through it are walked, each both ways.
+        four directions through it are walked, each both ways; the cells are
+        listed only when a line is long enough.
         """
-        columns = self._columns
-        owner = columns[column][row]
-        rows_total, columns_total = self.rules.rows, self.rules.columns
-        winning: set[Cell] = set()
-        for row_step, column_step in _DIRECTIONS:
-            line = [(row, column)]
-            for sign in (1, -1):
-                r, c = row + sign * row_step, column + sign * column_step
-                while (
-                    0 <= c < columns_total
-                    and 0 <= r < rows_total
-                    and r < len(columns[c])
-                    and columns[c][r] == owner
-                ):
-                    line.append((r, c))
-                    r += sign * row_step
-                    c += sign * column_step
-            if len(line) >= self.rules.connect:
-                winning.update(line)
-        return frozenset(winning)
+        cells = self._cells
+        owner = cells[index]
+        need = self.rules.connect
+        winning: frozenset[Cell] = frozenset()
+        for step in self._steps:
+            ahead = index + step
+            while cells[ahead] == owner:
+                ahead += step
+            behind = index - step
+            while cells[behind] == owner:
+                behind -= step
+            # ahead and behind stop one cell past each end of the line.
+            if (ahead - behind) // step - 1 >= need:
+                width = self._width
+                winning = winning.union(
+                    (i // width - 1, i % width - 1) for i in range(behind + step, ahead, step)
+                )
+        return winning
 
     def _check_column(self, column: Column) -> None:
         if (
