@@ -175,19 +175,26 @@ def _random_opening(rules: Rules, rng: random.Random, length: int) -> list[int]:
             return game.moves
 
 
-def print_strength(games: int, budget: float, seed: int, opening: int) -> None:
-    """Print a table of matches on 7 x 6 and 5 x 8 (connect 4)."""
+def print_strength(
+    games: int, budget: float, seed: int, opening: int, kinds: list[str]
+) -> None:
+    """Print a table of matches on 7 x 6 and 5 x 8 (connect 4).
+
+    ``kinds`` picks the matches: "random" and "greedy" (the top level against
+    them) and "levels" (each level against the one below).
+    """
     top = max(LEVELS)
     header = f"{'board':<6} {'player':<9} {'opponent':<9} {'games':>5} {'won':>4} {'drawn':>5} {'lost':>4} {'score %':>7} {'time':>7}"
     print(header)
     print("-" * len(header))
     for rules in (Rules(rows=6, columns=7), Rules(rows=5, columns=8)):
         board = f"{rules.columns}x{rules.rows}"
-        pairs: list[tuple[str, Player, str, Player]] = [
-            (f"level {top}", level_player(top, budget), "random", random_player),
-            (f"level {top}", level_player(top, budget), "greedy", greedy_player),
-        ]
-        for level in sorted(LEVELS)[1:]:
+        pairs: list[tuple[str, Player, str, Player]] = []
+        if "random" in kinds:
+            pairs.append((f"level {top}", level_player(top, budget), "random", random_player))
+        if "greedy" in kinds:
+            pairs.append((f"level {top}", level_player(top, budget), "greedy", greedy_player))
+        for level in sorted(LEVELS)[1:] if "levels" in kinds else []:
             pairs.append(
                 (
                     f"level {level}",
@@ -236,6 +243,13 @@ def main(argv: list[str] | None = None) -> None:
         default=0.2,
         help="seconds per computer move in the strength matches (default 0.2)",
     )
+    parser.add_argument(
+        "--match",
+        dest="matches",
+        action="append",
+        choices=["random", "greedy", "levels"],
+        help="a kind of strength match to play; repeatable (default: all)",
+    )
     parser.add_argument("--seed", type=int, default=2026, help="seed of the matches")
     parser.add_argument(
         "--opening",
@@ -249,7 +263,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.strength:
         if not args.no_pons:
             print()
-        print_strength(args.games, args.move_budget, args.seed, args.opening)
+        kinds = args.matches or ["random", "greedy", "levels"]
+        print_strength(args.games, args.move_budget, args.seed, args.opening, kinds)
 
 
 if __name__ == "__main__":
