@@ -5,6 +5,7 @@ Run from the repository root::
     python3 bench/solver.py                     # first 200 lines of the fast sets
     python3 bench/solver.py --set Middle-Medium --lines 50
     python3 bench/solver.py --strength --games 20 --move-budget 0.2
+    python3 bench/solver.py --no-pons --strength --match greedy --move-budget 0.5
 
 The sets are 7 x 6 positions written as 1-based column digits ("4453")
 with the exact score in Pons' convention; see
