@@ -31,6 +31,7 @@ as a hard stop on a slow or busy machine.
 from __future__ import annotations
 
 import random
+import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -147,13 +148,17 @@ class Solver:
 
         Raises:
             GameOverError: the position is already won or the board is full.
-            SearchAborted: the node or time budget ran out.
+            SearchAborted: the node or time budget ran out, or the board has
+                more empty cells than Python's recursion limit allows.
         """
         self._check_playable(position)
         cells, moves = self.layout.rules.cells, position.moves
         current, mask = position.current, position.mask
         if position.can_win_next():
             return (cells + 1 - moves) // 2
+        if cells - moves > sys.getrecursionlimit() - 100:
+            # One stack frame per move: a huge board would overflow the stack.
+            raise SearchAborted(f"{cells - moves} empty cells are too many to solve")
         lower = -((cells - moves) // 2)
         upper = (cells + 1 - moves) // 2
         threats = self.layout.winning_cells(current ^ mask, mask)
@@ -611,7 +616,8 @@ def solve(game: Game, *, time_budget: float | None = None) -> Analysis:
     Raises:
         GameOverError: the game is won or drawn.
         UnsupportedGameError: the game is not for two players.
-        SearchAborted: ``time_budget`` (seconds) ran out first.
+        SearchAborted: ``time_budget`` (seconds) ran out first, or the
+            board has more empty cells than Python's recursion limit allows.
     """
     position = _position_of(game)
     solver = Solver(game.rules)

@@ -171,6 +171,11 @@ def test_connect_one_wins_with_the_first_stone() -> None:
     assert analysis == Analysis(move=1, score=3, exact=True, depth=None, explored=0)
 
 
+def test_solve_refuses_a_board_deeper_than_the_recursion_limit() -> None:
+    with pytest.raises(SearchAborted):
+        solve(Game(Rules(rows=40, columns=40, connect=4)))
+
+
 def test_solve_gives_up_when_the_budget_is_spent() -> None:
     with pytest.raises(SearchAborted):
         solve(Game(STANDARD), time_budget=0.01)
