@@ -68,22 +68,6 @@ CREATE INDEX IF NOT EXISTS games_by_done ON games (done);
 """
 
 
-class _DrawOnlyRules(Rules):
-    """Rules whose chain of four fits in no line of the board: games only draw.
-
-    The engine's :class:`~engine.Rules` refuses a chain longer than every
-    line. This subclass lets the engine validate the board size (with a
-    chain that fits), then sets the chain to four; the engine's ``Game``
-    then plays every other rule as usual and never finds a winning line.
-    """
-
-    __slots__ = ()
-
-    def __init__(self, rows: int, columns: int) -> None:
-        super().__init__(rows, columns, max(rows, columns))
-        object.__setattr__(self, "connect", CONNECT)
-
-
 def drop_token_rules(rows: int, columns: int) -> Rules:
     """The engine rules of a drop-token board: four in a row, any size.
 
@@ -95,9 +79,9 @@ def drop_token_rules(rows: int, columns: int) -> Rules:
     Raises:
         RulesError: rows or columns is not a positive integer.
     """
-    if CONNECT <= max(rows, columns):
-        return Rules(rows, columns, CONNECT)
-    return _DrawOnlyRules(rows, columns)
+    # On a board too small for four in a row nobody can win: games there end
+    # in a draw, or when all but one player have quit.
+    return Rules(rows, columns, CONNECT, allow_unwinnable=True)
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import pickle
 import re
 
 import pytest
 
-from engine import EngineError, Rules, RulesError
+from engine import EngineError, Game, Rules, RulesError, Status
 
 
 def test_defaults_are_the_cs110_board_of_five_rows_eight_columns_connect_four() -> None:
@@ -132,3 +133,23 @@ def test_repr_is_a_constructor_call_that_evaluates_to_equal_rules() -> None:
 
 def test_positional_arguments_are_rows_columns_connect() -> None:
     assert Rules(6, 7, 3) == Rules(rows=6, columns=7, connect=3)
+
+
+def test_chain_longer_than_every_line_is_allowed_only_when_asked_for() -> None:
+    rules = Rules(2, 3, 4, allow_unwinnable=True)
+    assert not rules.is_winnable
+    assert Rules().is_winnable
+    with pytest.raises(RulesError, match="connect 4"):
+        Rules(2, 3, 4)
+
+
+def test_unwinnable_rules_repr_and_pickle_round_trip() -> None:
+    rules = Rules(2, 2, 4, allow_unwinnable=True)
+    assert repr(rules) == "Rules(rows=2, columns=2, connect=4, allow_unwinnable=True)"
+    assert eval(repr(rules)) == rules
+    assert pickle.loads(pickle.dumps(rules)) == rules
+
+
+def test_game_on_unwinnable_rules_can_only_be_drawn() -> None:
+    game = Game.from_moves([0, 0, 1, 1], Rules(2, 2, 4, allow_unwinnable=True))
+    assert game.status is Status.DRAWN
