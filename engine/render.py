@@ -65,6 +65,6 @@ def render(
                 for column, owner in enumerate(row)
             )
         )
-    # Below the grid the header is mirrored, so the units line touches the grid.
-    lines.extend(reversed(header))
+    # The same header below: every column number reads downwards alike.
+    lines.extend(header)
     return "\n".join(lines)
