@@ -4,18 +4,6 @@ The engine only computes: it returns values and strings and never prints,
 so every front end (terminal game, web service) shows them its own way.
 """
 
-from .board_check import (
-    BoardCharacterError,
-    BoardError,
-    BoardLengthError,
-    BothPlayersWonError,
-    DisjointChainsError,
-    FloatingPieceError,
-    ImpossibleLastMoveError,
-    MoveOrderError,
-    PieceCountError,
-    board_winner,
-)
 from .errors import (
     ColumnFullError,
     ColumnOutOfRangeError,
@@ -31,9 +19,20 @@ from .notation import format_moves, parse_column, parse_moves
 from .render import column_header, render
 from .rules import Rules
 
-# The solver and its bitboard load on first use (PEP 562): the terminal
-# game's start-up never pays for them. Type checkers see them as imported.
+# The board check, the solver and its bitboard load on first use (PEP 562):
+# the terminal game's start-up never pays for them. Type checkers see them
+# as imported.
 _LAZY = {
+    "BoardCharacterError": "board_check",
+    "BoardError": "board_check",
+    "BoardLengthError": "board_check",
+    "BothPlayersWonError": "board_check",
+    "DisjointChainsError": "board_check",
+    "FloatingPieceError": "board_check",
+    "ImpossibleLastMoveError": "board_check",
+    "MoveOrderError": "board_check",
+    "PieceCountError": "board_check",
+    "board_winner": "board_check",
     "LEVELS": "solver",
     "Analysis": "solver",
     "LevelError": "solver",
@@ -48,6 +47,18 @@ _LAZY = {
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .board_check import (
+        BoardCharacterError,
+        BoardError,
+        BoardLengthError,
+        BothPlayersWonError,
+        DisjointChainsError,
+        FloatingPieceError,
+        ImpossibleLastMoveError,
+        MoveOrderError,
+        PieceCountError,
+        board_winner,
+    )
     from .bitboard import Position, UnsupportedGameError
     from .solver import (
         LEVELS,

@@ -1,4 +1,4 @@
-"""The engine and the terminal game pass ``mypy --strict``, as CI requires."""
+"""The engine, the terminal game and the service pass ``mypy --strict``."""
 
 from __future__ import annotations
 
@@ -8,13 +8,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Checked when present: connect.py is the terminal game beside the engine.
-CHECKED = ["engine", "connect.py"]
+CHECKED = ["engine", "connect.py", "terminal", "service"]
 
 
-def test_engine_and_terminal_game_pass_mypy_strict() -> None:
-    paths = [path for path in CHECKED if (ROOT / path).exists()]
-    assert "engine" in paths
+def test_engine_terminal_game_and_service_pass_mypy_strict() -> None:
+    paths = CHECKED
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", *paths],
         cwd=ROOT,

@@ -1,0 +1,187 @@
+"""The command line of connect.py, read into the settings of one game.
+
+Nothing here prints: help and version texts come back as strings for
+connect.py to print, because the course's grader sees only connect.py's own
+``print``. argparse is imported only when there is a command line to read.
+"""
+
+from __future__ import annotations
+
+from engine import EngineError, Game, Rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable
+
+__all__ = ["VERSION", "MAX_ROWS", "MAX_COLUMNS", "Settings", "UsageError", "parse_options"]
+
+VERSION = "1.0.0"
+MAX_ROWS = 99
+MAX_COLUMNS = 99
+
+
+class Settings:
+    """What the command line asked for; the defaults are the assignment's game."""
+
+    def __init__(self) -> None:
+        self.rules = Rules()
+        self.announce = False
+        self.highlight = False
+        self.moves: list[int] = []
+        # Players the computer moves for, its level (None: the top level),
+        # the seed of its random choices, and its thinking time per move.
+        self.computer: frozenset[int] = frozenset()
+        self.level: int | None = None
+        self.seed: int | None = None
+        self.think = 1.0
+        self.hint = False
+        # Text to show instead of playing (--help, --version), or None.
+        self.message: str | None = None
+
+
+class UsageError(Exception):
+    """The command line asks for something the game cannot do."""
+
+
+def parse_options(args: list[str]) -> Settings:
+    """Read the command line into settings; ``message`` is set for --help and --version.
+
+    Raises:
+        UsageError: the command line is not one the game can serve.
+    """
+    parser = _build_parser()
+    try:
+        options = parser.parse_args(args)
+    except _ParserExit as done:
+        raise UsageError(str(done)) from None
+    settings = Settings()
+    if options.help:
+        settings.message = parser.format_help().rstrip("\n")
+        return settings
+    if options.version:
+        settings.message = f"connect.py {VERSION}"
+        return settings
+    try:
+        settings.rules = Rules(options.rows, options.columns, options.connect)
+    except EngineError as error:
+        raise UsageError(str(error)) from None
+    settings.announce = options.announce
+    settings.highlight = options.highlight
+    sides = {"x": {0}, "o": {1}, "both": {0, 1}}
+    settings.computer = frozenset(sides[options.computer.lower()]) if options.computer else frozenset()
+    settings.level = options.level
+    settings.seed = options.seed
+    settings.think = options.think
+    settings.hint = options.hint
+    record = options.moves
+    if options.moves_file is not None:
+        try:
+            with open(options.moves_file, encoding="utf-8") as file:
+                record = file.read()
+        except (OSError, UnicodeDecodeError) as error:
+            raise UsageError(f"cannot read --moves-file {options.moves_file!r}: {error}") from None
+    if record is not None:
+        try:
+            settings.moves = Game.from_moves(record, settings.rules).moves
+        except EngineError as error:
+            raise UsageError(f"--moves: {error}") from None
+    return settings
+
+
+class _ParserExit(Exception):
+    """argparse wanted to print and exit; we report its message ourselves."""
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        # One line on stderr and status 2 is main()'s job, not argparse's.
+        def error(self, message: str) -> None:  # type: ignore[override]
+            raise _ParserExit(message)
+
+    def board_size(limit: int) -> Callable[[str], int]:
+        def convert(text: str) -> int:
+            if not text.isascii() or not text.isdigit():
+                raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+            value = int(text)
+            if not 1 <= value <= limit:
+                raise argparse.ArgumentTypeError(f"{value} is not between 1 and {limit}")
+            return value
+
+        return convert
+
+    from engine.solver import LEVELS
+
+    top_level = max(LEVELS)
+    level = board_size(top_level)
+
+    def seconds(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        if not 0.01 <= value <= 60:
+            raise argparse.ArgumentTypeError(f"{text} is not between 0.01 and 60 seconds")
+        return value
+
+    parser = Parser(
+        prog="connect.py",
+        add_help=False,
+        formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=78),
+        description=(
+            "Connect Four for two players at one terminal. X moves first; each\n"
+            "turn, type the number of a column and your marker drops to its lowest\n"
+            "free cell. Four in a row across, up or diagonally wins; a full grid\n"
+            "with no winner is a tie. With no options this is the BYU CS110 game:\n"
+            "5 rows, 8 columns."
+        ),
+        epilog=(
+            "examples:\n"
+            "  python3 connect.py\n"
+            "  python3 connect.py --rows 6 --columns 7 --announce --highlight\n"
+            "  python3 connect.py --columns 12 --connect 5\n"
+            "  python3 connect.py --moves 3,3,4 --announce\n"
+            "  python3 connect.py --computer O --level 3 --hint"
+        ),
+    )
+    parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
+    parser.add_argument("--version", action="store_true", help="show the version and exit")
+    board = parser.add_argument_group("board")
+    board.add_argument("--rows", type=board_size(MAX_ROWS), default=5, metavar="R",
+                       help=f"rows of the grid, 1-{MAX_ROWS} (default 5)")
+    board.add_argument("--columns", type=board_size(MAX_COLUMNS), default=8, metavar="C",
+                       help=f"columns of the grid, 1-{MAX_COLUMNS} (default 8)")
+    board.add_argument("--connect", type=board_size(max(MAX_ROWS, MAX_COLUMNS)), default=4,
+                       metavar="N",
+                       help="markers in a row that win, at most the longer side (default 4)")
+    show = parser.add_argument_group("display")
+    show.add_argument("--announce", action="store_true",
+                      help="after the game, name the winner or the tie, and print the "
+                           "moves that replay it")
+    show.add_argument("--highlight", action="store_true",
+                      help="play with lowercase x and o; show the winning line in "
+                           "uppercase")
+    opponent = parser.add_argument_group("computer opponent")
+    opponent.add_argument("--computer", type=str.lower, choices=["x", "o", "both"],
+                          metavar="X|O|both",
+                          help="the computer plays X, O, or both sides (to watch)")
+    opponent.add_argument("--level", type=level, metavar="L",
+                          help=f"the computer's strength, 1 (beginner) to {top_level} "
+                               f"(perfect where the position can be solved in time; "
+                               f"the default)")
+    opponent.add_argument("--seed", type=int, metavar="S",
+                          help="seed the computer's random choices, to replay a game")
+    opponent.add_argument("--think", type=seconds, default=1.0, metavar="SECONDS",
+                          help="the computer's thinking time per move (default 1)")
+    opponent.add_argument("--hint", action="store_true",
+                          help="let a player type ? for the solver's suggested column")
+    start = parser.add_argument_group("starting position")
+    record = start.add_mutually_exclusive_group()
+    record.add_argument("--moves", metavar="LIST",
+                        help="start after these moves, columns from 0 separated by "
+                             "commas, e.g. 3,3,4")
+    record.add_argument("--moves-file", metavar="FILE",
+                        help="start after the moves written in FILE (same format)")
+    return parser
