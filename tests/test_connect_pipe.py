@@ -94,7 +94,10 @@ def test_ctrl_c_exits_130_without_traceback():
         assert chunk, "connect.py ended before its first prompt"
         seen += chunk
     process.send_signal(signal.SIGINT)
-    rest, err = process.communicate(timeout=30)
+    # Wait with standard input still open: closing it could race the signal
+    # and end the game by EOF instead.
+    process.wait(timeout=30)
+    rest, err = process.communicate()
     assert process.returncode == 130
     assert rest == b""
     assert b"Traceback" not in err
