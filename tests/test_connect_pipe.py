@@ -78,6 +78,10 @@ def test_empty_input_exits_1():
     assert b"Traceback" not in result.stderr
 
 
+def _default_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_exits_130_without_traceback():
     process = subprocess.Popen(
         [sys.executable, str(CONNECT)],
@@ -85,6 +89,9 @@ def test_ctrl_c_exits_130_without_traceback():
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,
+        # A shell without job control starts its jobs ignoring SIGINT, and a
+        # program started so rightly keeps ignoring it. Here, Ctrl-C is meant.
+        preexec_fn=_default_sigint,
     )
     assert process.stdout is not None
     # Wait until the game is asking for a column, then interrupt it.
