@@ -20,6 +20,11 @@ def read_dialog(path: Path) -> str:
         return file.read()
 
 
+def dialog_arguments(dialog: Path) -> list[str]:
+    """The command-line arguments of an option dialog: its .args file, one a line."""
+    return dialog.with_suffix(".args").read_text(encoding="utf-8").split("\n")[:-1]
+
+
 def dialog_inputs(text: str) -> list[str]:
     """What the player types in a dialog file, in order."""
     return _INPUT.findall(text)

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from connect_support import CONNECT, TEST_FILES, dialog_inputs, read_dialog
+from connect_support import CONNECT, TEST_FILES, dialog_arguments, dialog_inputs, read_dialog
 
 
 def run_like_the_harness(inputs, *arguments):
@@ -58,9 +58,7 @@ def test_carriage_return_typed_through_the_harness_is_dropped():
 )
 def test_every_print_has_one_string_and_the_game_returns(dialog):
     path = TEST_FILES / dialog
-    arguments = []
-    if path.parent.name == "options":
-        arguments = path.with_suffix(".args").read_text().split("\n")[:-1]
+    arguments = dialog_arguments(path) if path.parent.name == "options" else []
     # run_path returning at all proves no sys.exit() was called.
     shown = run_like_the_harness(dialog_inputs(read_dialog(path)), *arguments)
     assert shown

@@ -6,6 +6,7 @@ import pytest
 
 from connect_support import (
     TEST_FILES,
+    dialog_arguments,
     dialog_inputs,
     piped_transcript,
     read_dialog,
@@ -13,10 +14,6 @@ from connect_support import (
 )
 
 OPTION_DIALOGS = sorted((TEST_FILES / "options").glob("*.txt"))
-
-
-def dialog_arguments(dialog):
-    return dialog.with_suffix(".args").read_text().split("\n")[:-1]
 
 
 @pytest.mark.parametrize("dialog", OPTION_DIALOGS, ids=[path.stem for path in OPTION_DIALOGS])
