@@ -68,8 +68,9 @@ def parse_options(args: list[str]) -> Settings:
         raise UsageError(str(error)) from None
     settings.announce = options.announce
     settings.highlight = options.highlight
-    sides = {"x": {0}, "o": {1}, "both": {0, 1}}
-    settings.computer = frozenset(sides[options.computer.lower()]) if options.computer else frozenset()
+    # --computer arrives lowercased by its argparse type.
+    sides = {"x": frozenset({0}), "o": frozenset({1}), "both": frozenset({0, 1})}
+    settings.computer = sides[options.computer] if options.computer else frozenset()
     settings.level = options.level
     settings.seed = options.seed
     settings.think = options.think
