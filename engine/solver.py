@@ -23,9 +23,12 @@ depth-limited search with a heuristic (open windows and threats),
 deepened while the budget lasts, and says so in :class:`Analysis`.
 
 Every search stops on a node budget derived from the time budget
-(``time_budget * NODES_PER_SECOND``), so the same position and budget always
-give the same answer; the clock is checked too, every few thousand nodes,
-as a hard stop on a slow or busy machine.
+(``time_budget * NODES_PER_SECOND``), so the same position and budget give
+the same answer on an idle and on a busy machine. The clock is only a safety
+net, at :data:`SAFETY_FACTOR` times the budget, which a busy machine does not
+reach in normal play. A caller that needs a hard wall-clock limit passes
+``time_limit``: the search then stops when it is reached and answers with
+what it has, at the price of an answer that depends on the machine's speed.
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ from .rules import Rules
 __all__ = [
     "LEVELS",
     "NODES_PER_SECOND",
+    "SAFETY_FACTOR",
+    "SAFETY_FLOOR",
     "Analysis",
     "LevelError",
     "SearchAborted",
@@ -58,8 +63,19 @@ NODES_PER_SECOND = 100_000
 """Search nodes one second of budget buys: below what CPython does here on
 7 x 6, so the node budget, not the clock, normally ends a search."""
 
-_CHECK_EVERY = 2048
-"""Nodes between two looks at the clock and the table size."""
+SAFETY_FACTOR = 10
+"""Without a ``time_limit``, the clock stops a search only after this many
+times its time budget (and at least :data:`SAFETY_FLOOR` seconds): far
+beyond what the node budget takes on a 2-core machine at load 12 (about 6
+times the idle time), so in normal play the work done, not the clock,
+decides the move."""
+
+SAFETY_FLOOR = 5.0
+"""The least time, in seconds, before the safety net stops a search."""
+
+_CHECK_EVERY = 512
+"""Nodes between two looks at the clock and the table size: a few
+milliseconds of search, the overshoot of a hard ``time_limit``."""
 
 _TABLE_LIMIT = 1 << 21
 """Transposition-table entries kept before the table is emptied."""
@@ -436,7 +452,7 @@ class _Heuristic:
             raise SearchAborted(f"node budget of {self.node_limit} spent")
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise SearchAborted("time budget spent")
-        next_check = self.explored + _CHECK_EVERY // 8
+        next_check = self.explored + _CHECK_EVERY // 4
         if self.node_limit is not None:
             next_check = min(next_check, self.node_limit)
         return next_check
@@ -604,38 +620,61 @@ def _position_of(game: Game) -> Position:
     return Position.from_game(game)
 
 
-def solve(game: Game, *, time_budget: float | None = None) -> Analysis:
+def _deadline(start: float, time_budget: float, time_limit: float | None) -> float:
+    """When the clock stops a search: the caller's hard limit, else the safety net."""
+    if time_limit is not None:
+        return start + time_limit
+    return start + max(SAFETY_FACTOR * time_budget, SAFETY_FLOOR)
+
+
+def solve(
+    game: Game, *, time_budget: float | None = None, time_limit: float | None = None
+) -> Analysis:
     """The exact score of ``game`` for the player to move, and a move achieving it.
 
     >>> solve(Game.from_moves("0,1,0,1,0,1", Rules(rows=6, columns=7)))
     Analysis(move=0, score=18, exact=True, depth=None, explored=0)
 
-    Without ``time_budget`` the search runs until it ends, which may be
-    hours on an early 7 x 6 position.
+    ``time_budget`` (seconds of search on a quiet machine) caps the work
+    as a node budget; ``time_limit`` (seconds) caps the wall-clock time.
+    Without either the search runs until it ends, which may be hours on an
+    early 7 x 6 position.
 
     Raises:
         GameOverError: the game is won or drawn.
         UnsupportedGameError: the game is not for two players.
-        SearchAborted: ``time_budget`` (seconds) ran out first, or the
-            board has more empty cells than Python's recursion limit allows.
+        SearchAborted: a budget or limit ran out first, or the board has
+            more empty cells than Python's recursion limit allows.
     """
     position = _position_of(game)
     solver = Solver(game.rules)
+    start = time.monotonic()
     if time_budget is not None:
-        solver.deadline = time.monotonic() + time_budget
+        solver.deadline = _deadline(start, time_budget, time_limit)
         solver.node_limit = max(1, int(time_budget * NODES_PER_SECOND))
+    elif time_limit is not None:
+        solver.deadline = start + time_limit
     move, score = solver.best_move(position)
     return Analysis(move, score, True, None, solver.explored)
 
 
-def analyse(game: Game, *, time_budget: float = 1.0) -> Analysis:
-    """The best move found for the player to move within ``time_budget`` seconds.
+def analyse(
+    game: Game, *, time_budget: float = 1.0, time_limit: float | None = None
+) -> Analysis:
+    """The best move found for the player to move with ``time_budget`` of work.
 
-    First an exact search, given a third of the budget; if it cannot finish,
-    a heuristic search deepened one move at a time while the rest lasts (the
-    first depth always completes, so a move always comes back). The result
-    says which answered. The same position and budget give the same answer
-    unless the machine is too slow to spend the node budget in time.
+    ``time_budget`` is seconds of search on a quiet machine, spent as node
+    budgets: first an exact search, given a third of it; if that cannot
+    finish, a heuristic search deepened one move at a time while the rest
+    lasts (the first depth always completes, so a move always comes back).
+    The result says which answered. The same position and budget give the
+    same answer however busy the machine, unless it is more than
+    :data:`SAFETY_FACTOR` times slower than the budget assumes.
+
+    ``time_limit``, when given, is a hard limit in seconds of wall-clock
+    time: the exact attempt may use a third of it, and the heuristic stops
+    at the limit with its deepest completed answer (``bench/move_time.py``
+    measures the overshoot). The answer then depends on the machine's speed.
 
     >>> analyse(Game.from_moves("3,3,4,4", Rules(rows=6, columns=7))).score
     18
@@ -649,11 +688,12 @@ def analyse(game: Game, *, time_budget: float = 1.0) -> Analysis:
     """
     position = _position_of(game)
     start = time.monotonic()
+    deadline = _deadline(start, time_budget, time_limit)
     explored = 0
     cells = game.rules.cells
     if cells - position.moves <= _EXACT_MAX_EMPTY:
         solver = Solver(game.rules)
-        solver.deadline = start + time_budget * _EXACT_SHARE
+        solver.deadline = start + (deadline - start) * _EXACT_SHARE
         solver.node_limit = max(1, int(time_budget * _EXACT_SHARE * NODES_PER_SECOND))
         try:
             move, score = solver.best_move(position)
@@ -662,7 +702,7 @@ def analyse(game: Game, *, time_budget: float = 1.0) -> Analysis:
         else:
             return Analysis(move, score, True, None, solver.explored)
     heuristic_share = 1 - _EXACT_SHARE
-    return _deepen(position, time_budget * heuristic_share, start + time_budget, explored, None)
+    return _deepen(position, time_budget * heuristic_share, deadline, explored, None)
 
 
 def _deepen(
@@ -723,12 +763,15 @@ def choose_move(
     *,
     rng: random.Random | None = None,
     time_budget: float = 1.0,
+    time_limit: float | None = None,
 ) -> int:
     """The column the computer plays at ``level`` (a key of :data:`LEVELS`).
 
     Every level takes a win in one. Randomness comes only from ``rng`` (a
     fresh unseeded generator when None), so a seeded ``rng`` replays a game
-    exactly; the top level uses none.
+    exactly; the top level uses none. ``time_budget`` and ``time_limit``
+    mean what they mean for :func:`analyse`: without a ``time_limit`` the
+    move does not depend on how busy the machine is.
 
     >>> game = Game.from_moves("0,6,0,6,0", Rules(rows=6, columns=7))
     >>> [choose_move(game, level, rng=random.Random(1)) for level in LEVELS]
@@ -744,7 +787,7 @@ def choose_move(
     position = _position_of(game)
     top = max(LEVELS)
     if level == top:
-        move = analyse(game, time_budget=time_budget).move
+        move = analyse(game, time_budget=time_budget, time_limit=time_limit).move
         assert move is not None
         return move
     if rng is None:
@@ -764,7 +807,7 @@ def choose_move(
         blocks = position.opponent_winning_cells() & possible
         return rng.choice(columns_of(blocks or position.non_losing_moves() or possible))
     depth = 2 if level == 3 else 4
-    start = time.monotonic()
-    analysis = _deepen(position, time_budget, start + time_budget, 0, depth, rng)
+    deadline = _deadline(time.monotonic(), time_budget, time_limit)
+    analysis = _deepen(position, time_budget, deadline, 0, depth, rng)
     assert analysis.move is not None
     return analysis.move

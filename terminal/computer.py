@@ -16,18 +16,25 @@ class Computer:
 
     def __init__(self, settings: Settings) -> None:
         self._think = settings.think
+        self._time_limit = settings.time_limit
         self._level = max(solver.LEVELS) if settings.level is None else settings.level
         self._rng: random.Random = random.Random(settings.seed)
 
     def move(self, game: Game) -> int:
         """The column the computer plays for the player to move."""
         return solver.choose_move(
-            game, self._level, rng=self._rng, time_budget=self._think
+            game,
+            self._level,
+            rng=self._rng,
+            time_budget=self._think,
+            time_limit=self._time_limit,
         )
 
     def hint(self, game: Game) -> str:
         """The solver's suggestion and evaluation for the player to move, as a line."""
-        analysis = solver.analyse(game, time_budget=self._think)
+        analysis = solver.analyse(
+            game, time_budget=self._think, time_limit=self._time_limit
+        )
         if not analysis.exact:
             verdict = (
                 f"an estimate from {analysis.depth} moves ahead: "

@@ -30,11 +30,13 @@ class Settings:
         self.highlight = False
         self.moves: list[int] = []
         # Players the computer moves for, its level (None: the top level),
-        # the seed of its random choices, and its thinking time per move.
+        # the seed of its random choices, its work per move (seconds of
+        # search on a quiet machine) and an optional hard limit per move.
         self.computer: frozenset[int] = frozenset()
         self.level: int | None = None
         self.seed: int | None = None
         self.think = 1.0
+        self.time_limit: float | None = None
         self.hint = False
         # Text to show instead of playing (--help, --version), or None.
         self.message: str | None = None
@@ -74,6 +76,7 @@ def parse_options(args: list[str]) -> Settings:
     settings.level = options.level
     settings.seed = options.seed
     settings.think = options.think
+    settings.time_limit = options.time_limit
     settings.hint = options.hint
     record = options.moves
     if options.moves_file is not None:
@@ -175,7 +178,12 @@ def _build_parser() -> argparse.ArgumentParser:
     opponent.add_argument("--seed", type=int, metavar="S",
                           help="seed the computer's random choices, to replay a game")
     opponent.add_argument("--think", type=seconds, default=1.0, metavar="SECONDS",
-                          help="the computer's thinking time per move (default 1)")
+                          help="the computer's work per move, as seconds of search on "
+                               "a quiet machine (default 1); the same position always "
+                               "gets the same move, however busy the machine")
+    opponent.add_argument("--time-limit", type=seconds, metavar="SECONDS",
+                          help="a hard limit on the computer's time per move; its "
+                               "moves then depend on how busy the machine is")
     opponent.add_argument("--hint", action="store_true",
                           help="let a player type ? for the solver's suggested column")
     start = parser.add_argument_group("starting position")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -264,15 +266,103 @@ def test_levels_from_two_block_a_win_in_one(level: int) -> None:
         assert choose_move(game, level, rng=random.Random(seed), time_budget=0.05) == 0
 
 
-def test_top_level_is_deterministic() -> None:
+EARLY_POSITIONS = [
+    Game(STANDARD),
+    Game.from_moves([3], STANDARD),
+    Game.from_moves([3, 3, 2], STANDARD),
+    Game.from_moves(PONS[20][1], STANDARD),
+    Game(Rules(rows=5, columns=8)),
+    Game.from_moves([2, 5], Rules(rows=5, columns=8)),
+    Game.from_moves([3, 4, 4], Rules(rows=5, columns=8)),
+]
+
+
+class SteppingClock:
+    """A ``time`` stand-in whose clock advances ``step`` seconds at every read.
+
+    The solver reads the clock every few hundred nodes, so ``step`` sets how
+    slow the machine looks, whatever its real load: the test cannot race.
+    """
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def monotonic(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def _top_level_moves(budget: float, time_limit: float | None = None) -> list[int]:
     top = max(LEVELS)
-    for game in (
-        Game.from_moves(PONS[20][1], STANDARD),
-        Game.from_moves([3, 3, 2], STANDARD),
-        Game.from_moves([2, 5], Rules(rows=5, columns=8)),
-    ):
-        moves = {choose_move(game, top, rng=random.Random(seed), time_budget=0.2) for seed in range(3)}
-        assert len(moves) == 1
+    return [
+        choose_move(game, top, rng=random.Random(0), time_budget=budget, time_limit=time_limit)
+        for game in EARLY_POSITIONS
+    ]
+
+
+def test_top_level_move_does_not_depend_on_the_machine_speed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import engine.solver as solver_module
+
+    monkeypatch.setattr(solver_module, "time", SteppingClock(0.0))
+    instant = _top_level_moves(0.1)
+    # Four times slower than the node budget assumes: 512 nodes per clock read.
+    monkeypatch.setattr(
+        solver_module, "time", SteppingClock(4 * 512 / solver_module.NODES_PER_SECOND)
+    )
+    assert _top_level_moves(0.1) == instant
+
+
+def test_top_level_move_is_the_same_with_both_cores_busy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import engine.solver as solver_module
+
+    monkeypatch.setattr(solver_module, "time", SteppingClock(0.0))
+    idle = _top_level_moves(0.1)
+    monkeypatch.undo()
+    busy = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)
+    ]
+    try:
+        # The real clock now: the safety net is SAFETY_FLOOR seconds away,
+        # a hundred times what the budget takes on a quiet machine.
+        assert _top_level_moves(0.1) == idle
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
+
+
+def test_the_safety_net_stops_a_search_on_a_very_slow_machine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import engine.solver as solver_module
+
+    # Every clock read jumps past the safety net: only the first heuristic
+    # depth completes, and a legal move still comes back.
+    monkeypatch.setattr(solver_module, "time", SteppingClock(1000.0))
+    analysis = analyse(EARLY_POSITIONS[0], time_budget=1.0)
+    assert analysis.depth == 1
+    assert EARLY_POSITIONS[0].can_play(analysis.move)
+
+
+def test_a_hard_time_limit_stops_the_search_and_still_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import engine.solver as solver_module
+
+    monkeypatch.setattr(solver_module, "time", SteppingClock(0.01))
+    game = EARLY_POSITIONS[1]
+    limited = analyse(game, time_budget=1.0, time_limit=0.5)
+    monkeypatch.setattr(solver_module, "time", SteppingClock(0.0))
+    unlimited = analyse(game, time_budget=1.0)
+    assert game.can_play(limited.move)
+    assert limited.explored < unlimited.explored
+    # 0.5 s at 0.01 s a clock read: at most 50 reads, a few hundred nodes each.
+    assert limited.explored <= 50 * 512
 
 
 @pytest.mark.parametrize("level", sorted(LEVELS))
