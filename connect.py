@@ -45,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         print("connect.py: input ended before the game finished", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        # A second Ctrl-C while we shut down must not end in a traceback.
+        _ignore_interrupts()
         # The cursor may sit after the prompt: end that line on stderr.
         print("\nconnect.py: game interrupted", file=sys.stderr)
         return 130
@@ -100,6 +102,13 @@ def _computer(settings: Settings) -> Computer:
     from terminal.computer import Computer
 
     return Computer(settings)
+
+
+def _ignore_interrupts() -> None:
+    """Ignore SIGINT from now on: the game is already stopping for one."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _read_input_exactly() -> None:
