@@ -8,12 +8,23 @@ arguments with ", ", so every call must pass exactly one string; and any
 
 from __future__ import annotations
 
+import re
 import runpy
 import sys
 
 import pytest
 
-from connect_support import CONNECT, TEST_FILES, dialog_arguments, dialog_inputs, read_dialog
+from connect_support import (
+    CONNECT,
+    ROOT,
+    TEST_FILES,
+    dialog_arguments,
+    dialog_inputs,
+    read_dialog,
+)
+
+OPTION_DIALOGS = sorted((TEST_FILES / "options").glob("*.txt"))
+_TYPED = re.compile(r"<<(.*?)>>", re.DOTALL)
 
 
 def run_like_the_harness(inputs, *arguments):
@@ -67,3 +78,25 @@ def test_every_print_has_one_string_and_the_game_returns(dialog):
 def test_help_goes_through_print_and_returns():
     shown = run_like_the_harness([], "--help")
     assert shown.startswith("usage: connect.py")
+
+
+@pytest.mark.parametrize("dialog", OPTION_DIALOGS, ids=[path.stem for path in OPTION_DIALOGS])
+def test_option_dialog_through_the_harness(dialog, monkeypatch):
+    # What the grader compares: the transcript with the typed text in place.
+    text = read_dialog(dialog)
+    monkeypatch.chdir(ROOT)  # .args files name files relative to the root
+    shown = run_like_the_harness(dialog_inputs(text), *dialog_arguments(dialog))
+    assert shown == _TYPED.sub(r"\1", text)
+
+
+def test_identical_transcript_shortcut_scores_like_the_grader():
+    import importlib
+
+    scoring = importlib.import_module("byu_pytest_utils.dialog")
+    align = scoring.edit_dist.aligned
+    for text in ("Game finished.\n", "01234567\n........\nX's turn\n"):
+        assert scoring.edit_dist(text, text) == align(text, text)
+    expected = read_dialog(TEST_FILES / "example_game.txt").replace("<<", "").replace(">>", "")
+    assert scoring._score_observed_output(expected, expected)["everything-else"]["passed"]
+    wrong = expected.replace("Game finished.", "Game over.")
+    assert not scoring._score_observed_output(expected, wrong)["everything-else"]["passed"]
