@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from _pytest.doctest import DoctestItem
+from hypothesis import settings
+
+# On CI the property tests draw the same examples every run, so a red run
+# can be replayed; on a developer's machine they keep exploring new ones.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
