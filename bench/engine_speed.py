@@ -69,7 +69,7 @@ def wall_times(commands: list[list[str]], stdin: bytes, runs: int) -> list[list[
         run(command)
     times: list[list[float]] = [[] for _ in commands]
     for _ in range(runs):
-        for command, seconds in zip(commands, times):
+        for command, seconds in zip(commands, times, strict=True):
             start = time.perf_counter()
             run(command)
             seconds.append(time.perf_counter() - start)

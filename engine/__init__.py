@@ -47,6 +47,7 @@ _LAZY = {
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .bitboard import Position, UnsupportedGameError
     from .board_check import (
         BoardCharacterError,
         BoardError,
@@ -59,7 +60,6 @@ if TYPE_CHECKING:
         PieceCountError,
         board_winner,
     )
-    from .bitboard import Position, UnsupportedGameError
     from .solver import (
         LEVELS,
         Analysis,

@@ -43,7 +43,7 @@ class Value:
 
     def __repr__(self) -> str:
         fields = ", ".join(
-            f"{name}={value!r}" for name, value in zip(self.__slots__, self._fields())
+            f"{name}={value!r}" for name, value in zip(self.__slots__, self._fields(), strict=True)
         )
         return f"{type(self).__name__}({fields})"
 

@@ -22,9 +22,9 @@ from engine import (
     PlayerNotActiveError,
     Rules,
     RulesError,
+    errors,
     parse_column,
 )
-from engine import errors
 
 ERROR_CLASSES = [getattr(errors, name) for name in errors.__all__]
 SPECIFIC_CLASSES = [cls for cls in ERROR_CLASSES if cls is not EngineError]

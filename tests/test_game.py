@@ -716,7 +716,7 @@ def test_play_with_the_player_to_move_is_accepted() -> None:
 
 def test_play_by_the_wrong_player_is_not_your_turn_naming_both() -> None:
     game = Game()
-    with pytest.raises(NotYourTurnError, match="^it is player 0's turn, not player 1's$"):
+    with pytest.raises(NotYourTurnError, match=r"^it is player 0's turn, not player 1's$"):
         game.play(3, player=1)
     assert game.moves == []
 
@@ -819,7 +819,7 @@ def test_quit_by_an_unknown_player_is_player_not_active() -> None:
 def test_quitting_twice_is_player_not_active_saying_they_quit() -> None:
     game = Game(players=3)
     game.quit(1)
-    with pytest.raises(PlayerNotActiveError, match="^player 1 has quit the game$"):
+    with pytest.raises(PlayerNotActiveError, match=r"^player 1 has quit the game$"):
         game.quit(1)
 
 

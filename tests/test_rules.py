@@ -101,7 +101,7 @@ def test_non_number_is_rejected_with_its_repr(name: str, value: object) -> None:
 
 
 def test_first_bad_field_in_order_rows_columns_connect_is_reported() -> None:
-    with pytest.raises(RulesError, match="^rows "):
+    with pytest.raises(RulesError, match=r"^rows "):
         Rules(rows=0, columns=0, connect=0)
 
 
