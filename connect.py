@@ -13,12 +13,23 @@ from __future__ import annotations
 
 import sys
 
+# This file must parse on older Pythons up to here, so they can say why
+# they stop; the engine needs 3.11.
+if sys.version_info < (3, 11):  # noqa: UP036 (pyproject says 3.11; older ones get told)
+    print(
+        "connect.py: error: Python 3.11 or newer is needed, this is Python "
+        + sys.version.split()[0],
+        file=sys.stderr,
+    )
+    sys.exit(1)
+
 from engine import EngineError, Game, parse_column, render
 from terminal.options import Settings, UsageError, parse_options
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from terminal.computer import Computer
+    from terminal.pacing import Pacer
 
 PROMPT = "Enter a column: "
 # Players are numbered 0 (moves first) and 1; these are their markers.
@@ -36,13 +47,22 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as error:
         print(f"connect.py: error: {error}", file=sys.stderr)
         return 2
-    if settings.message is not None:
-        print(settings.message)
-        return 0
     try:
-        play(settings)
+        if settings.message is not None:
+            print(settings.message)
+        else:
+            play(settings)
+        # Written out here, a closed pipe is still ours to report.
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`connect.py | head`): stop quietly, with the
+        # status a shell shows for a program stopped by SIGPIPE.
+        _discard_output()
+        return 141
     except EOFError:
-        print("connect.py: input ended before the game finished", file=sys.stderr)
+        # Ctrl-D at a terminal leaves the cursor after the prompt.
+        start = "\n" if _prompt_on_screen() else ""
+        print(start + "connect.py: input ended before the game finished", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         # A second Ctrl-C while we shut down must not end in a traceback.
@@ -61,6 +81,7 @@ def play(settings: Settings) -> None:
     markers = MARKERS.lower() if settings.highlight else MARKERS
     invalid = f"Invalid move. Enter a column number (0-{game.rules.columns - 1})."
     computer = _computer(settings) if settings.computer or settings.hint else None
+    pacer = _pacer(settings) if settings.computer else None
     while True:
         outcome = game.outcome()
         if outcome is not None:
@@ -70,8 +91,12 @@ def play(settings: Settings) -> None:
         print(f"{markers[player]}'s turn")
         if computer is not None and player in settings.computer:
             column = computer.move(game)
+            if pacer is not None:
+                pacer.wait()
             print(f"Computer plays {column}.")
             game.play(column)
+            if pacer is not None:
+                pacer.mark()
             continue
         while True:
             text = input(PROMPT)
@@ -86,6 +111,8 @@ def play(settings: Settings) -> None:
                 break
             except EngineError:
                 print(invalid)
+        if pacer is not None:
+            pacer.mark()
     highlighted = outcome.cells if settings.highlight else frozenset()
     print("\n" + render(game, markers=markers, highlight=highlighted))
     print("Game finished.")
@@ -102,6 +129,43 @@ def _computer(settings: Settings) -> Computer:
     from terminal.computer import Computer
 
     return Computer(settings)
+
+
+def _pacer(settings: Settings) -> Pacer:
+    """The pause before each computer move, imported only when the computer plays."""
+    from terminal.pacing import Pacer
+
+    return Pacer(settings.pause_seconds(at_terminal=_is_terminal(sys.stdout)))
+
+
+def _is_terminal(stream: object) -> bool:
+    """Whether ``stream`` is a terminal (False for a replaced or closed stream)."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if isatty is not None else False
+    except ValueError:  # closed
+        return False
+
+
+def _prompt_on_screen() -> bool:
+    """Whether the last prompt is left on the screen where errors are shown.
+
+    Then the cursor stands after it, and an error must start a line of its
+    own. On a pipe or file the transcript stays exactly what was printed.
+    """
+    return _is_terminal(sys.stdout) and _is_terminal(sys.stderr)
+
+
+def _discard_output() -> None:
+    """Point standard output at the null device, as the Python docs advise
+    for a closed pipe, so the flush at exit cannot fail a second time."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _ignore_interrupts() -> None:

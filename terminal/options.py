@@ -7,18 +7,30 @@ connect.py to print, because the course's grader sees only connect.py's own
 
 from __future__ import annotations
 
-from engine import EngineError, Game, Rules
+from engine import EngineError, Game, Rules, parse_moves
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
 
-__all__ = ["VERSION", "MAX_ROWS", "MAX_COLUMNS", "Settings", "UsageError", "parse_options"]
+__all__ = [
+    "VERSION",
+    "MAX_ROWS",
+    "MAX_COLUMNS",
+    "MAX_MOVES_FILE_BYTES",
+    "Settings",
+    "UsageError",
+    "parse_options",
+    "read_moves_file",
+]
 
 VERSION = "1.0.0"
 MAX_ROWS = 99
 MAX_COLUMNS = 99
+# The longest record, 99 x 99 moves of 2 digits and a separator, is 29,403
+# bytes: a file far bigger is no record, and is not read into memory whole.
+MAX_MOVES_FILE_BYTES = 1 << 20
 
 
 class Settings:
@@ -38,8 +50,22 @@ class Settings:
         self.think = 1.0
         self.time_limit: float | None = None
         self.hint = False
+        # Seconds between the computer's moves, or None: 1 s when it plays
+        # both sides at a terminal, none otherwise (see pause_seconds).
+        self.pause: float | None = None
         # Text to show instead of playing (--help, --version), or None.
         self.message: str | None = None
+
+    def pause_seconds(self, at_terminal: bool) -> float:
+        """How long each computer move waits after the previous move.
+
+        --pause wins; without it the computer playing both sides waits a
+        second when someone watches (standard output is a terminal), and no
+        pipe or test is ever slowed.
+        """
+        if self.pause is not None:
+            return self.pause
+        return 1.0 if at_terminal and self.computer == {0, 1} else 0.0
 
 
 class UsageError(Exception):
@@ -73,24 +99,76 @@ def parse_options(args: list[str]) -> Settings:
     # --computer arrives lowercased by its argparse type.
     sides = {"x": frozenset({0}), "o": frozenset({1}), "both": frozenset({0, 1})}
     settings.computer = sides[options.computer] if options.computer else frozenset()
+    _refuse_ignored_options(options)
     settings.level = options.level
     settings.seed = options.seed
-    settings.think = options.think
+    if options.think is not None:
+        settings.think = options.think
     settings.time_limit = options.time_limit
     settings.hint = options.hint
-    record = options.moves
+    settings.pause = options.pause
     if options.moves_file is not None:
-        try:
-            with open(options.moves_file, encoding="utf-8") as file:
-                record = file.read()
-        except (OSError, UnicodeDecodeError) as error:
-            raise UsageError(f"cannot read --moves-file {options.moves_file!r}: {error}") from None
+        record: list[int] | str | None = read_moves_file(options.moves_file, settings.rules)
+        source = "--moves-file"
+    else:
+        record, source = options.moves, "--moves"
     if record is not None:
         try:
             settings.moves = Game.from_moves(record, settings.rules).moves
         except EngineError as error:
-            raise UsageError(f"--moves: {error}") from None
+            raise UsageError(f"{source}: {error}") from None
     return settings
+
+
+def read_moves_file(path: str, rules: Rules) -> list[int]:
+    """The columns recorded in a file: one record per line, or one move per line.
+
+    Lines are read like ``--moves`` and joined, so ``3,3,4``, ``334`` and
+    what one pipes into the game (``3``, ``3``, ``4`` on lines of their own)
+    all give ``[3, 3, 4]``. Blank lines, line ends (LF or CRLF) and a UTF-8
+    byte-order mark are skipped. Whether the moves can be played in turn is
+    the caller's check.
+
+    Raises:
+        UsageError: the file cannot be read, is too big for a record, or a
+            line is not a record; the message names the file and line.
+    """
+    try:
+        with open(path, encoding="utf-8-sig") as file:
+            text = file.read(MAX_MOVES_FILE_BYTES + 1)
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cannot read --moves-file {path!r}: {error}") from None
+    if len(text) > MAX_MOVES_FILE_BYTES:
+        raise UsageError(f"--moves-file {path!r} is too long for a game record")
+    moves: list[int] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        try:
+            moves.extend(parse_moves(line, rules))
+        except EngineError as error:
+            raise UsageError(f"--moves-file {path!r}, line {number}: {error}") from None
+    return moves
+
+
+def _refuse_ignored_options(options: argparse.Namespace) -> None:
+    """Refuse an option that nothing in the asked-for game would use.
+
+    Raises:
+        UsageError: e.g. --level without --computer, which would be ignored.
+    """
+    computer = options.computer is not None
+    hint = options.hint
+    # (option, whether it was given, whether the game uses it, what it needs)
+    checks = [
+        ("--level", options.level is not None, computer, "--computer"),
+        ("--seed", options.seed is not None, computer, "--computer"),
+        ("--think", options.think is not None, computer or hint, "--computer or --hint"),
+        ("--time-limit", options.time_limit is not None, computer or hint,
+         "--computer or --hint"),
+        ("--pause", options.pause is not None, computer, "--computer"),
+    ]
+    for option, given, used, needed in checks:
+        if given and not used:
+            raise UsageError(f"{option} does nothing without {needed}")
 
 
 class _ParserExit(Exception):
@@ -121,14 +199,19 @@ def _build_parser() -> argparse.ArgumentParser:
     top_level = max(LEVELS)
     level = board_size(top_level)
 
-    def seconds(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-        if not 0.01 <= value <= 60:
-            raise argparse.ArgumentTypeError(f"{text} is not between 0.01 and 60 seconds")
-        return value
+    def seconds_between(low: float, high: float) -> Callable[[str], float]:
+        def convert(text: str) -> float:
+            try:
+                value = float(text)
+            except ValueError:
+                raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+            if not low <= value <= high:
+                raise argparse.ArgumentTypeError(f"{text} is not between {low:g} and {high:g} seconds")
+            return value
+
+        return convert
+
+    seconds = seconds_between(0.01, 60)
 
     parser = Parser(
         prog="connect.py",
@@ -147,7 +230,9 @@ def _build_parser() -> argparse.ArgumentParser:
             "  python3 connect.py --rows 6 --columns 7 --announce --highlight\n"
             "  python3 connect.py --columns 12 --connect 5\n"
             "  python3 connect.py --moves 3,3,4 --announce\n"
-            "  python3 connect.py --computer O --level 3 --hint"
+            "  python3 connect.py --computer O --level 3 --hint\n"
+            "  python3 connect.py --computer both --pause 0.5\n"
+            "  python3 connect.py --moves-file saved_game.txt"
         ),
     )
     parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
@@ -177,7 +262,7 @@ def _build_parser() -> argparse.ArgumentParser:
                                f"the default)")
     opponent.add_argument("--seed", type=int, metavar="S",
                           help="seed the computer's random choices, to replay a game")
-    opponent.add_argument("--think", type=seconds, default=1.0, metavar="SECONDS",
+    opponent.add_argument("--think", type=seconds, metavar="SECONDS",
                           help="the computer's work per move, as seconds of search on "
                                "a quiet machine (default 1); the same position always "
                                "gets the same move, however busy the machine")
@@ -186,11 +271,16 @@ def _build_parser() -> argparse.ArgumentParser:
                                "moves then depend on how busy the machine is")
     opponent.add_argument("--hint", action="store_true",
                           help="let a player type ? for the solver's suggested column")
+    opponent.add_argument("--pause", type=seconds_between(0, 60), metavar="SECONDS",
+                          help="show each computer move at least SECONDS after the move "
+                               "before it (default: 1 when the computer plays both sides "
+                               "and the output is a terminal, else 0)")
     start = parser.add_argument_group("starting position")
     record = start.add_mutually_exclusive_group()
     record.add_argument("--moves", metavar="LIST",
                         help="start after these moves, columns from 0 separated by "
                              "commas, e.g. 3,3,4")
     record.add_argument("--moves-file", metavar="FILE",
-                        help="start after the moves written in FILE (same format)")
+                        help="start after the moves written in FILE: the same format, "
+                             "or one column a line as typed in a game")
     return parser

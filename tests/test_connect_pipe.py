@@ -141,3 +141,88 @@ def test_a_second_ctrl_c_while_stopping_is_ignored():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.endswith(b"still here 130\n")
+
+
+def test_closed_pipe_ends_the_game_quietly_with_status_141():
+    # `connect.py | head -3`: the reader leaves while the game still writes.
+    process = subprocess.Popen(
+        [sys.executable, str(CONNECT)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert process.stdout is not None and process.stdin is not None
+    seen = b""
+    while not seen.endswith(b"Enter a column: "):
+        chunk = os.read(process.stdout.fileno(), 1024)
+        assert chunk, "connect.py ended before its first prompt"
+        seen += chunk
+    process.stdout.close()
+    # The next board goes to a pipe nobody reads any more.
+    _, err = process.communicate(b"0\n7\n0\n6\n0\n5\n0\n", timeout=60)
+    assert process.returncode == 141
+    assert err == b""
+
+
+def test_closed_pipe_after_help_ends_quietly():
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    result = subprocess.run(
+        [sys.executable, str(CONNECT), "--help"],
+        stdout=write_end,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        timeout=60,
+    )
+    os.close(write_end)
+    assert result.returncode == 141
+    assert result.stderr == b""
+
+
+def _run_at_a_terminal(keys: bytes, *args: str) -> tuple[int, bytes]:
+    """Run connect.py on a pseudo-terminal, type ``keys`` once the first prompt shows.
+
+    Returns the exit status and everything the terminal showed.
+    """
+    import pty
+
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, str(CONNECT), *args],
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        cwd=ROOT,
+        close_fds=True,
+    )
+    os.close(terminal)
+    shown = b""
+    typed = False
+    while True:
+        if not typed and shown.endswith(b"Enter a column: "):
+            os.write(controller, keys)
+            typed = True
+        try:
+            chunk = os.read(controller, 4096)
+        except OSError:  # EIO: the game closed the terminal's other end
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(controller)
+    return process.wait(timeout=60), shown
+
+
+def test_ctrl_d_at_a_terminal_puts_the_message_on_a_line_of_its_own():
+    status, shown = _run_at_a_terminal(b"\x04")
+    assert status == 1
+    assert shown.endswith(
+        b"Enter a column: \r\nconnect.py: input ended before the game finished\r\n"
+    )
+
+
+def test_input_ending_in_a_pipe_adds_nothing_to_either_stream():
+    result = run_piped(b"0\n")
+    assert result.stdout.endswith(b"O's turn\nEnter a column: ")
+    assert result.stderr == b"connect.py: input ended before the game finished\n"
