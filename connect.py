@@ -24,6 +24,7 @@ if sys.version_info < (3, 11):  # noqa: UP036 (pyproject says 3.11; older ones g
     sys.exit(1)
 
 from engine import EngineError, Game, parse_column, render
+from terminal.discs import Discs
 from terminal.options import Settings, UsageError, parse_options
 
 TYPE_CHECKING = False
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from terminal.pacing import Pacer
 
 PROMPT = "Enter a column: "
-# Players are numbered 0 (moves first) and 1; these are their markers.
+# Players are numbered 0 (moves first) and 1; these are their names.
 MARKERS = "XO"
 
 
@@ -78,7 +79,8 @@ def play(settings: Settings) -> None:
     game = Game(settings.rules)
     for column in settings.moves:
         game.play(column)
-    markers = MARKERS.lower() if settings.highlight else MARKERS
+    discs = Discs(highlight=settings.highlight, color=settings.color)
+    markers = discs.playing
     invalid = f"Invalid move. Enter a column number (0-{game.rules.columns - 1})."
     computer = _computer(settings) if settings.computer or settings.hint else None
     pacer = _pacer(settings) if settings.computer else None
@@ -113,8 +115,9 @@ def play(settings: Settings) -> None:
                 print(invalid)
         if pacer is not None:
             pacer.mark()
-    highlighted = outcome.cells if settings.highlight else frozenset()
-    print("\n" + render(game, markers=markers, highlight=highlighted))
+    highlighted = outcome.cells if discs.marks_winner else frozenset()
+    print("\n" + render(game, markers=markers, highlight=highlighted,
+                        highlight_markers=discs.winning))
     print("Game finished.")
     if settings.announce:
         if outcome.winner is None:

@@ -7,6 +7,8 @@ connect.py to print, because the course's grader sees only connect.py's own
 
 from __future__ import annotations
 
+import os
+
 from engine import EngineError, Game, Rules, parse_moves
 
 TYPE_CHECKING = False
@@ -40,6 +42,8 @@ class Settings:
         self.rules = Rules()
         self.announce = False
         self.highlight = False
+        # ANSI colours: asked for with --color, and NO_COLOR not set.
+        self.color = False
         self.moves: list[int] = []
         # Players the computer moves for, its level (None: the top level),
         # the seed of its random choices, its work per move (seconds of
@@ -96,6 +100,7 @@ def parse_options(args: list[str]) -> Settings:
         raise UsageError(str(error)) from None
     settings.announce = options.announce
     settings.highlight = options.highlight
+    settings.color = options.color and not os.environ.get("NO_COLOR")
     # --computer arrives lowercased by its argparse type.
     sides = {"x": frozenset({0}), "o": frozenset({1}), "both": frozenset({0, 1})}
     settings.computer = sides[options.computer] if options.computer else frozenset()
@@ -232,6 +237,7 @@ def _build_parser() -> argparse.ArgumentParser:
             "  python3 connect.py --moves 3,3,4 --announce\n"
             "  python3 connect.py --computer O --level 3 --hint\n"
             "  python3 connect.py --computer both --pause 0.5\n"
+            "  python3 connect.py --color --computer O\n"
             "  python3 connect.py --moves-file saved_game.txt"
         ),
     )
@@ -252,6 +258,9 @@ def _build_parser() -> argparse.ArgumentParser:
     show.add_argument("--highlight", action="store_true",
                       help="play with lowercase x and o; show the winning line in "
                            "uppercase")
+    show.add_argument("--color", "--colour", action="store_true",
+                      help="draw X's discs red and O's yellow, the winning line in "
+                           "reverse video (ANSI colours; none while NO_COLOR is set)")
     opponent = parser.add_argument_group("computer opponent")
     opponent.add_argument("--computer", type=str.lower, choices=["x", "o", "both"],
                           metavar="X|O|both",

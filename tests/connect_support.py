@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -41,11 +42,21 @@ def piped_transcript(text: str) -> str:
 def run_piped(
     stdin: bytes, *args: str, timeout: float = 60
 ) -> subprocess.CompletedProcess[bytes]:
-    """Run connect.py with ``stdin`` piped in; capture both streams."""
+    """Run connect.py with ``stdin`` piped in; capture both streams.
+
+    NO_COLOR is left out of its environment: the --color dialogs show
+    colours whatever the machine running the tests has set.
+    """
     return subprocess.run(
         [sys.executable, str(CONNECT), *args],
         input=stdin,
         capture_output=True,
         timeout=timeout,
         cwd=ROOT,
+        env=without_no_color(),
     )
+
+
+def without_no_color() -> dict[str, str]:
+    """This process's environment without NO_COLOR."""
+    return {name: value for name, value in os.environ.items() if name != "NO_COLOR"}

@@ -85,6 +85,7 @@ def test_option_dialog_through_the_harness(dialog, monkeypatch):
     # What the grader compares: the transcript with the typed text in place.
     text = read_dialog(dialog)
     monkeypatch.chdir(ROOT)  # .args files name files relative to the root
+    monkeypatch.delenv("NO_COLOR", raising=False)  # the --color dialogs show colours
     shown = run_like_the_harness(dialog_inputs(text), *dialog_arguments(dialog))
     assert shown == _TYPED.sub(r"\1", text)
 

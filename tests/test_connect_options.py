@@ -77,3 +77,23 @@ def test_moves_played_after_a_win_are_refused():
     result = run_piped(b"", "--moves", "0,7,0,6,0,5,0,1")
     assert result.returncode == 2
     assert b"over" in result.stderr
+
+
+def test_no_color_in_the_environment_turns_color_off_end_to_end():
+    import subprocess
+    import sys
+
+    from connect_support import CONNECT, ROOT, without_no_color
+
+    moves = b"0\n7\n0\n6\n0\n5\n0\n"
+    plain = run_piped(moves, "--announce")
+    result = subprocess.run(
+        [sys.executable, str(CONNECT), "--color", "--announce"],
+        input=moves,
+        capture_output=True,
+        cwd=ROOT,
+        env={**without_no_color(), "NO_COLOR": "1"},
+        timeout=60,
+    )
+    assert result.stdout == plain.stdout
+    assert b"\x1b[" not in result.stdout
