@@ -23,7 +23,17 @@ if sys.version_info < (3, 11):  # noqa: UP036 (pyproject says 3.11; older ones g
     )
     sys.exit(1)
 
-from engine import EngineError, Game, parse_column, render
+from engine import EngineError, Game, Outcome, parse_column, render
+from terminal.commands import (
+    HELP,
+    HELP_TEXT,
+    HINT,
+    INTRODUCTION,
+    QUIT,
+    UNDO,
+    command_for,
+    moves_to_undo,
+)
 from terminal.discs import Discs
 from terminal.options import Settings, UsageError, parse_options
 
@@ -75,49 +85,51 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def play(settings: Settings) -> None:
-    """Run the game loop until the game is won or drawn."""
+    """Play the game the settings ask for."""
+    computer = _computer(settings) if settings.computer or settings.hint else None
+    pacer = _pacer(settings) if settings.computer else None
+    play_game(settings, settings.computer, computer, pacer)
+
+
+def play_game(
+    settings: Settings,
+    computer_sides: frozenset[int],
+    computer: Computer | None,
+    pacer: Pacer | None,
+) -> Outcome:
+    """Run one game until it is won, drawn or quit; return how it ended."""
     game = Game(settings.rules)
     for column in settings.moves:
         game.play(column)
     discs = Discs(highlight=settings.highlight, color=settings.color)
     markers = discs.playing
-    invalid = f"Invalid move. Enter a column number (0-{game.rules.columns - 1})."
-    computer = _computer(settings) if settings.computer or settings.hint else None
-    pacer = _pacer(settings) if settings.computer else None
-    while True:
+    humans = frozenset({0, 1}) - computer_sides
+    if settings.commands and humans:
+        print(INTRODUCTION)
+    quitter = None
+    while quitter is None:
         outcome = game.outcome()
         if outcome is not None:
             break
         print("\n" + render(game, markers=markers))
         player = game.to_move or 0
         print(f"{markers[player]}'s turn")
-        if computer is not None and player in settings.computer:
+        if computer is not None and player in computer_sides:
             column = computer.move(game)
             if pacer is not None:
                 pacer.wait()
             print(f"Computer plays {column}.")
             game.play(column)
-            if pacer is not None:
-                pacer.mark()
-            continue
-        while True:
-            text = input(PROMPT)
-            # A line from a CRLF file keeps its carriage return: drop one.
-            if text.endswith("\r"):
-                text = text[:-1]
-            if text == "?" and computer is not None and settings.hint:
-                print(computer.hint(game))
-                continue
-            try:
-                game.play(parse_column(text, game.rules))
-                break
-            except EngineError:
-                print(invalid)
+        else:
+            quitter = _human_turn(game, settings, computer, humans)
         if pacer is not None:
             pacer.mark()
-    highlighted = outcome.cells if discs.marks_winner else frozenset()
-    print("\n" + render(game, markers=markers, highlight=highlighted,
-                        highlight_markers=discs.winning))
+    outcome = game.outcome()
+    assert outcome is not None
+    if quitter is None:
+        highlighted = outcome.cells if discs.marks_winner else frozenset()
+        print("\n" + render(game, markers=markers, highlight=highlighted,
+                            highlight_markers=discs.winning))
     print("Game finished.")
     if settings.announce:
         if outcome.winner is None:
@@ -125,6 +137,45 @@ def play(settings: Settings) -> None:
         else:
             print(f"{MARKERS[outcome.winner]} wins.")
         print(f"Moves: {game.moves_string()}")
+    return outcome
+
+
+def _human_turn(
+    game: Game, settings: Settings, computer: Computer | None, humans: frozenset[int]
+) -> int | None:
+    """Read lines until one plays a move, undoes moves or quits; return who quit, if anyone."""
+    player = game.to_move or 0
+    invalid = f"Invalid move. Enter a column number (0-{game.rules.columns - 1})."
+    while True:
+        text = input(PROMPT)
+        # A line from a CRLF file keeps its carriage return: drop one.
+        if text.endswith("\r"):
+            text = text[:-1]
+        command = command_for(text) if settings.commands else None
+        if text == "?" and settings.hint:
+            command = HINT
+        if command == HINT and computer is not None:
+            print(computer.hint(game))
+        elif command == HELP:
+            print(HELP_TEXT)
+        elif command == UNDO:
+            count = moves_to_undo(game, len(settings.moves), humans)
+            if count:
+                taken = [game.pop() for _ in range(count)]
+                print("Undone: " + ", ".join(
+                    f"{MARKERS[move.player]} in column {move.column}" for move in taken) + ".")
+                return None
+            print("Nothing to undo.")
+        elif command == QUIT:
+            game.quit(player)
+            print(f"{MARKERS[player]} quits.")
+            return player
+        else:
+            try:
+                game.play(parse_column(text, game.rules))
+                return None
+            except EngineError:
+                print(invalid)
 
 
 def _computer(settings: Settings) -> Computer:

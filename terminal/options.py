@@ -53,7 +53,10 @@ class Settings:
         self.seed: int | None = None
         self.think = 1.0
         self.time_limit: float | None = None
+        # Whether ? asks for a hint (--hint, and --commands includes it).
         self.hint = False
+        # In-game commands u, q, ?, h (--commands).
+        self.commands = False
         # Seconds between the computer's moves, or None: 1 s when it plays
         # both sides at a terminal, none otherwise (see pause_seconds).
         self.pause: float | None = None
@@ -110,7 +113,8 @@ def parse_options(args: list[str]) -> Settings:
     if options.think is not None:
         settings.think = options.think
     settings.time_limit = options.time_limit
-    settings.hint = options.hint
+    settings.commands = options.commands
+    settings.hint = options.hint or options.commands
     settings.pause = options.pause
     if options.moves_file is not None:
         record: list[int] | str | None = read_moves_file(options.moves_file, settings.rules)
@@ -161,7 +165,7 @@ def _refuse_ignored_options(options: argparse.Namespace) -> None:
         UsageError: e.g. --level without --computer, which would be ignored.
     """
     computer = options.computer is not None
-    hint = options.hint
+    hint = options.hint or options.commands
     # (option, whether it was given, whether the game uses it, what it needs)
     checks = [
         ("--level", options.level is not None, computer, "--computer"),
@@ -238,6 +242,7 @@ def _build_parser() -> argparse.ArgumentParser:
             "  python3 connect.py --computer O --level 3 --hint\n"
             "  python3 connect.py --computer both --pause 0.5\n"
             "  python3 connect.py --color --computer O\n"
+            "  python3 connect.py --computer O --commands\n"
             "  python3 connect.py --moves-file saved_game.txt"
         ),
     )
@@ -280,6 +285,10 @@ def _build_parser() -> argparse.ArgumentParser:
                                "moves then depend on how busy the machine is")
     opponent.add_argument("--hint", action="store_true",
                           help="let a player type ? for the solver's suggested column")
+    opponent.add_argument("--commands", action="store_true",
+                          help="let a player type u to undo (against the computer, back "
+                               "to their previous turn), q to quit, ? for a hint, h to "
+                               "list these")
     opponent.add_argument("--pause", type=seconds_between(0, 60), metavar="SECONDS",
                           help="show each computer move at least SECONDS after the move "
                                "before it (default: 1 when the computer plays both sides "
