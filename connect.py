@@ -85,10 +85,25 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def play(settings: Settings) -> None:
-    """Play the game the settings ask for."""
+    """Play the game the settings ask for, or the match of --games."""
     computer = _computer(settings) if settings.computer or settings.hint else None
     pacer = _pacer(settings) if settings.computer else None
-    play_game(settings, settings.computer, computer, pacer)
+    if settings.commands and settings.computer != {0, 1}:
+        print(INTRODUCTION)
+    if settings.games == 1:
+        play_game(settings, settings.computer, computer, pacer)
+        return
+    from terminal.match import Match
+
+    match = Match(settings.games, settings.computer)
+    for number in range(1, settings.games + 1):
+        print(("" if number == 1 else "\n") + match.introduction(number))
+        outcome, quitter = play_game(settings, match.computer_markers(number), computer, pacer)
+        match.record(outcome.winner, number)
+        print(match.score_line())
+        if quitter is not None:
+            break
+    print(match.result_line())
 
 
 def play_game(
@@ -96,16 +111,14 @@ def play_game(
     computer_sides: frozenset[int],
     computer: Computer | None,
     pacer: Pacer | None,
-) -> Outcome:
-    """Run one game until it is won, drawn or quit; return how it ended."""
+) -> tuple[Outcome, int | None]:
+    """Run one game until it is won, drawn or quit; return how it ended and who quit."""
     game = Game(settings.rules)
     for column in settings.moves:
         game.play(column)
     discs = Discs(highlight=settings.highlight, color=settings.color)
     markers = discs.playing
     humans = frozenset({0, 1}) - computer_sides
-    if settings.commands and humans:
-        print(INTRODUCTION)
     quitter = None
     while quitter is None:
         outcome = game.outcome()
@@ -137,7 +150,7 @@ def play_game(
         else:
             print(f"{MARKERS[outcome.winner]} wins.")
         print(f"Moves: {game.moves_string()}")
-    return outcome
+    return outcome, quitter
 
 
 def _human_turn(

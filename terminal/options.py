@@ -20,6 +20,7 @@ __all__ = [
     "VERSION",
     "MAX_ROWS",
     "MAX_COLUMNS",
+    "MAX_GAMES",
     "MAX_MOVES_FILE_BYTES",
     "Settings",
     "UsageError",
@@ -30,6 +31,7 @@ __all__ = [
 VERSION = "1.0.0"
 MAX_ROWS = 99
 MAX_COLUMNS = 99
+MAX_GAMES = 99
 # The longest record, 99 x 99 moves of 2 digits and a separator, is 29,403
 # bytes: a file far bigger is no record, and is not read into memory whole.
 MAX_MOVES_FILE_BYTES = 1 << 20
@@ -57,6 +59,8 @@ class Settings:
         self.hint = False
         # In-game commands u, q, ?, h (--commands).
         self.commands = False
+        # Games in a row, sides swapping markers each game (--games).
+        self.games = 1
         # Seconds between the computer's moves, or None: 1 s when it plays
         # both sides at a terminal, none otherwise (see pause_seconds).
         self.pause: float | None = None
@@ -114,6 +118,7 @@ def parse_options(args: list[str]) -> Settings:
         settings.think = options.think
     settings.time_limit = options.time_limit
     settings.commands = options.commands
+    settings.games = options.games
     settings.hint = options.hint or options.commands
     settings.pause = options.pause
     if options.moves_file is not None:
@@ -243,6 +248,7 @@ def _build_parser() -> argparse.ArgumentParser:
             "  python3 connect.py --computer both --pause 0.5\n"
             "  python3 connect.py --color --computer O\n"
             "  python3 connect.py --computer O --commands\n"
+            "  python3 connect.py --games 3 --announce\n"
             "  python3 connect.py --moves-file saved_game.txt"
         ),
     )
@@ -293,6 +299,10 @@ def _build_parser() -> argparse.ArgumentParser:
                           help="show each computer move at least SECONDS after the move "
                                "before it (default: 1 when the computer plays both sides "
                                "and the output is a terminal, else 0)")
+    series = parser.add_argument_group("match")
+    series.add_argument("--games", type=board_size(MAX_GAMES), default=1, metavar="N",
+                        help=f"play N games in a row (1-{MAX_GAMES}), the sides swapping X "
+                             f"and O each game, with the score after each")
     start = parser.add_argument_group("starting position")
     record = start.add_mutually_exclusive_group()
     record.add_argument("--moves", metavar="LIST",
