@@ -24,17 +24,7 @@ if sys.version_info < (3, 11):  # noqa: UP036 (pyproject says 3.11; older ones g
     sys.exit(1)
 
 from engine import EngineError, Game, Outcome, parse_column, render
-from terminal.commands import (
-    HELP,
-    HELP_TEXT,
-    HINT,
-    INTRODUCTION,
-    QUIT,
-    UNDO,
-    command_for,
-    moves_to_undo,
-)
-from terminal.discs import Discs
+from terminal.discs import MARKERS, Discs
 from terminal.options import Settings, UsageError, parse_options
 
 TYPE_CHECKING = False
@@ -43,8 +33,6 @@ if TYPE_CHECKING:
     from terminal.pacing import Pacer
 
 PROMPT = "Enter a column: "
-# Players are numbered 0 (moves first) and 1; these are their names.
-MARKERS = "XO"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,16 +56,22 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader went away (`connect.py | head`): stop quietly, with the
         # status a shell shows for a program stopped by SIGPIPE.
-        _discard_output()
+        from terminal.streams import discard_output
+
+        discard_output()
         return 141
     except EOFError:
         # Ctrl-D at a terminal leaves the cursor after the prompt.
-        start = "\n" if _prompt_on_screen() else ""
+        from terminal.streams import prompt_on_screen
+
+        start = "\n" if prompt_on_screen() else ""
         print(start + "connect.py: input ended before the game finished", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         # A second Ctrl-C while we shut down must not end in a traceback.
-        _ignore_interrupts()
+        from terminal.streams import ignore_interrupts
+
+        ignore_interrupts()
         # The cursor may sit after the prompt: end that line on stderr.
         print("\nconnect.py: game interrupted", file=sys.stderr)
         return 130
@@ -89,6 +83,8 @@ def play(settings: Settings) -> None:
     computer = _computer(settings) if settings.computer or settings.hint else None
     pacer = _pacer(settings) if settings.computer else None
     if settings.commands and settings.computer != {0, 1}:
+        from terminal.commands import INTRODUCTION
+
         print(INTRODUCTION)
     if settings.games == 1:
         play_game(settings, settings.computer, computer, pacer)
@@ -157,38 +153,29 @@ def _human_turn(
     game: Game, settings: Settings, computer: Computer | None, humans: frozenset[int]
 ) -> int | None:
     """Read lines until one plays a move, undoes moves or quits; return who quit, if anyone."""
-    player = game.to_move or 0
     invalid = f"Invalid move. Enter a column number (0-{game.rules.columns - 1})."
+    hint = computer.hint if computer is not None and settings.hint else None
     while True:
         text = input(PROMPT)
         # A line from a CRLF file keeps its carriage return: drop one.
         if text.endswith("\r"):
             text = text[:-1]
-        command = command_for(text) if settings.commands else None
-        if text == "?" and settings.hint:
-            command = HINT
-        if command == HINT and computer is not None:
-            print(computer.hint(game))
-        elif command == HELP:
-            print(HELP_TEXT)
-        elif command == UNDO:
-            count = moves_to_undo(game, len(settings.moves), humans)
-            if count:
-                taken = [game.pop() for _ in range(count)]
-                print("Undone: " + ", ".join(
-                    f"{MARKERS[move.player]} in column {move.column}" for move in taken) + ".")
-                return None
-            print("Nothing to undo.")
-        elif command == QUIT:
-            game.quit(player)
-            print(f"{MARKERS[player]} quits.")
-            return player
-        else:
-            try:
-                game.play(parse_column(text, game.rules))
-                return None
-            except EngineError:
-                print(invalid)
+        if settings.commands or hint is not None:
+            from terminal.commands import answer
+
+            reply = answer(text, game, commands=settings.commands, hint=hint,
+                           start=len(settings.moves), humans=humans)
+            if reply is not None:
+                for line in reply.lines:
+                    print(line)
+                if reply.turn_over:
+                    return reply.quitter
+                continue
+        try:
+            game.play(parse_column(text, game.rules))
+            return None
+        except EngineError:
+            print(invalid)
 
 
 def _computer(settings: Settings) -> Computer:
@@ -201,45 +188,9 @@ def _computer(settings: Settings) -> Computer:
 def _pacer(settings: Settings) -> Pacer:
     """The pause before each computer move, imported only when the computer plays."""
     from terminal.pacing import Pacer
+    from terminal.streams import is_terminal
 
-    return Pacer(settings.pause_seconds(at_terminal=_is_terminal(sys.stdout)))
-
-
-def _is_terminal(stream: object) -> bool:
-    """Whether ``stream`` is a terminal (False for a replaced or closed stream)."""
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty()) if isatty is not None else False
-    except ValueError:  # closed
-        return False
-
-
-def _prompt_on_screen() -> bool:
-    """Whether the last prompt is left on the screen where errors are shown.
-
-    Then the cursor stands after it, and an error must start a line of its
-    own. On a pipe or file the transcript stays exactly what was printed.
-    """
-    return _is_terminal(sys.stdout) and _is_terminal(sys.stderr)
-
-
-def _discard_output() -> None:
-    """Point standard output at the null device, as the Python docs advise
-    for a closed pipe, so the flush at exit cannot fail a second time."""
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-
-
-def _ignore_interrupts() -> None:
-    """Ignore SIGINT from now on: the game is already stopping for one."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return Pacer(settings.pause_seconds(at_terminal=is_terminal(sys.stdout)))
 
 
 def _read_input_exactly() -> None:

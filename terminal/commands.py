@@ -1,19 +1,23 @@
-"""In-game commands, turned on by --commands: what a typed line asks for besides a column.
+"""In-game commands typed at the prompt instead of a column: u, q, ? and h.
 
-Only the meaning lives here (which key is which command, how far an undo
-goes); connect.py prints and plays.
+They work only when --commands turns them on; ? also with --hint. This
+module acts on the game and returns the lines to show; connect.py prints
+them, as the course's grader sees only its ``print``, and loads this module
+only when a command can be typed.
 """
 
 from __future__ import annotations
 
 from engine import Game
 
+from .discs import MARKERS
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Callable, Collection
 
-__all__ = ["UNDO", "QUIT", "HINT", "HELP", "INTRODUCTION", "HELP_TEXT", "command_for",
-           "moves_to_undo"]
+__all__ = ["UNDO", "QUIT", "HINT", "HELP", "INTRODUCTION", "HELP_TEXT", "Reply", "answer",
+           "command_for", "moves_to_undo"]
 
 UNDO = "undo"
 QUIT = "quit"
@@ -64,3 +68,62 @@ def moves_to_undo(game: Game, start: int, humans: Collection[int]) -> int:
         if move.player in humans:
             return count
     return 0
+
+
+class Reply:
+    """What to show after a typed line, and whether the player's turn is over.
+
+    ``quitter`` is the player who quit with ``q``, else None.
+    """
+
+    __slots__ = ("lines", "turn_over", "quitter")
+
+    def __init__(
+        self, lines: list[str], turn_over: bool = False, quitter: int | None = None
+    ) -> None:
+        self.lines = lines
+        self.turn_over = turn_over
+        self.quitter = quitter
+
+
+def answer(
+    text: str,
+    game: Game,
+    *,
+    commands: bool = False,
+    hint: Callable[[Game], str] | None = None,
+    start: int = 0,
+    humans: Collection[int] = (0, 1),
+) -> Reply | None:
+    """Do on ``game`` what a typed command asks; None when ``text`` is no command.
+
+    With ``commands`` the keys of :func:`command_for` act (``u`` never undoes
+    the first ``start`` moves, and stops at a move of one of ``humans``);
+    ``?`` asks ``hint``, when given, for a line. Anything else is left to
+    the caller: a column number, or an invalid move.
+
+    >>> game = Game.from_moves("3")
+    >>> answer("u", game) is None
+    True
+    >>> answer("u", game, commands=True).lines, game.moves
+    (['Undone: X in column 3.'], [])
+    >>> answer("?", game, hint=lambda game: "Hint: play 3.").lines
+    ['Hint: play 3.']
+    """
+    command = command_for(text) if commands else None
+    if text == "?" and hint is not None:
+        return Reply([hint(game)])
+    if command == HELP:
+        return Reply([HELP_TEXT])
+    if command == UNDO:
+        count = moves_to_undo(game, start, humans)
+        if not count:
+            return Reply(["Nothing to undo."])
+        taken = [game.pop() for _ in range(count)]
+        undone = ", ".join(f"{MARKERS[move.player]} in column {move.column}" for move in taken)
+        return Reply([f"Undone: {undone}."], turn_over=True)
+    if command == QUIT:
+        player = game.to_move or 0
+        game.quit(player)
+        return Reply([f"{MARKERS[player]} quits."], turn_over=True, quitter=player)
+    return None

@@ -6,8 +6,9 @@ engine.render draws any marker strings it is given; the terminal's choices
 
 from __future__ import annotations
 
-__all__ = ["RESET", "DISC_COLOURS", "WINNING", "Discs"]
+__all__ = ["MARKERS", "RESET", "DISC_COLOURS", "WINNING", "Discs"]
 
+# Players are numbered 0 (moves first) and 1; these are their names and letters.
 MARKERS = "XO"
 RESET = "\x1b[0m"
 # Bold red and bold yellow, the two colours of the boxed game's discs; both

@@ -138,5 +138,8 @@ def test_huge_moves_file_is_refused_without_reading_it_whole(tmp_path):
 
 def test_help_shows_an_example_of_each_new_option():
     text = parse_options(["--help"]).message or ""
-    for example in ("--computer both --pause 0.5", "--moves-file saved_game.txt"):
+    for option in ("--color", "--commands", "--games", "--pause"):
+        assert f"  {option}" in text
+    for example in ("--computer both --pause 0.5", "--moves-file saved_game.txt",
+                    "--color --computer O", "--computer O --commands", "--games 3 --announce"):
         assert f"  python3 connect.py {example}\n" in text + "\n"
