@@ -6,7 +6,16 @@ import pytest
 
 import connect
 from engine import Game
-from terminal.commands import HELP, HELP_TEXT, HINT, QUIT, UNDO, command_for, moves_to_undo
+from terminal.commands import (
+    HELP,
+    HELP_TEXT,
+    HINT,
+    QUIT,
+    UNDO,
+    answer,
+    command_for,
+    moves_to_undo,
+)
 
 
 @pytest.mark.parametrize(
@@ -102,3 +111,32 @@ def test_question_mark_gives_a_hint_with_commands(monkeypatch):
     status, shown = _play(monkeypatch, ["?", "q"], "--commands", "--rows", "4", "--columns", "4")
     assert status == 0
     assert "Hint: play 1 (with best play the game is a draw).\n" in shown
+
+
+def test_answer_leaves_columns_and_unknown_text_to_the_caller():
+    game = Game()
+    for text in ("3", "x", "u", "q", "h", "?"):
+        assert answer(text, game) is None
+    assert answer("3", game, commands=True) is None
+    assert game.moves == []
+
+
+def test_answer_gives_a_hint_with_hint_alone_and_other_keys_stay_unknown():
+    game = Game()
+    hint = lambda game: "Hint: play 3."  # noqa: E731
+    assert answer("?", game, hint=hint).lines == ["Hint: play 3."]
+    assert answer("u", game, hint=hint) is None
+
+
+def test_answer_quit_ends_the_turn_and_the_game_for_the_other_player():
+    game = Game.from_moves("3")
+    reply = answer("q", game, commands=True)
+    assert (reply.lines, reply.turn_over, reply.quitter) == (["O quits."], True, 1)
+    assert game.outcome().winner == 0
+
+
+def test_answer_undo_with_nothing_to_undo_keeps_the_turn():
+    game = Game.from_moves("3,3,4")
+    reply = answer("u", game, commands=True, start=3)
+    assert (reply.lines, reply.turn_over) == (["Nothing to undo."], False)
+    assert game.moves == [3, 3, 4]
