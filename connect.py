@@ -82,7 +82,7 @@ def play(settings: Settings) -> None:
     """Play the game the settings ask for, or the match of --games."""
     computer = _computer(settings) if settings.computer or settings.hint else None
     pacer = _pacer(settings) if settings.computer else None
-    if settings.commands and settings.computer != {0, 1}:
+    if settings.commands:
         from terminal.commands import INTRODUCTION
 
         print(INTRODUCTION)

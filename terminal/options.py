@@ -1,8 +1,16 @@
-"""The command line of connect.py, read into the settings of one game.
+"""The command line of connect.py, read into the settings of one game or match.
 
 Nothing here prints: help and version texts come back as strings for
 connect.py to print, because the course's grader sees only connect.py's own
 ``print``. argparse is imported only when there is a command line to read.
+
+Who moves for each marker is ``Settings.computer`` (the computer) and the
+rest (people at this terminal). Network play over the drop-token service
+(issue 11: ``--server URL`` to create a game, ``--join ...`` to join one)
+is meant to come as a third kind of player: its options would form an
+argument group of their own, set a ``Settings`` field naming the remote
+side, and join the table in :func:`_refuse_ignored_options` (for example
+``--games`` or ``--computer both`` make no sense with a remote player).
 """
 
 from __future__ import annotations
@@ -179,6 +187,12 @@ def _refuse_ignored_options(options: argparse.Namespace) -> None:
         ("--time-limit", options.time_limit is not None, computer or hint,
          "--computer or --hint"),
         ("--pause", options.pause is not None, computer, "--computer"),
+    ]
+    # With --computer both nobody types: no ? and no commands.
+    human = options.computer != "both"
+    checks += [
+        ("--hint", options.hint, human, "a human player"),
+        ("--commands", options.commands, human, "a human player"),
     ]
     for option, given, used, needed in checks:
         if given and not used:

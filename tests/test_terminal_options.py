@@ -32,6 +32,9 @@ def test_no_options_is_the_assignment_game():
         (["--time-limit", "2"], "--time-limit does nothing without --computer or --hint"),
         (["--pause", "1"], "--pause does nothing without --computer"),
         (["--hint", "--pause", "1"], "--pause does nothing without --computer"),
+        (["--computer", "both", "--hint"], "--hint does nothing without a human player"),
+        (["--computer", "both", "--commands"],
+         "--commands does nothing without a human player"),
     ],
 )
 def test_option_that_would_be_ignored_is_refused(arguments, needed):
@@ -46,6 +49,8 @@ def test_option_that_would_be_ignored_is_refused(arguments, needed):
         ["--computer", "o", "--level", "2", "--seed", "7", "--think", "2", "--pause", "0"],
         ["--computer", "x", "--time-limit", "2"],
         ["--hint", "--think", "2", "--time-limit", "3"],
+        ["--commands", "--think", "2"],
+        ["--computer", "x", "--commands", "--hint"],
     ],
 )
 def test_option_that_something_uses_is_accepted(arguments):
