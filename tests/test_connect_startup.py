@@ -1,0 +1,41 @@
+"""The assignment's game starts lean: what only options need is not loaded without them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from connect_support import CONNECT, ROOT
+
+# Loaded on first use only: the parser, signals, the solver and every extra.
+NOT_ON_THE_DEFAULT_PATH = (
+    "argparse",
+    "signal",
+    "engine.solver",
+    "engine.bitboard",
+    "terminal.computer",
+    "terminal.commands",
+    "terminal.match",
+    "terminal.pacing",
+    "terminal.streams",
+)
+
+
+def test_default_game_loads_no_option_machinery():
+    script = (
+        "import runpy, sys\n"
+        f"runpy.run_path({str(CONNECT)!r}, run_name='__main__')\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        input=b"0\n7\n0\n6\n0\n5\n0\n",
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.endswith(b"Game finished.\n")
+    loaded = set(result.stderr.decode().split())
+    assert "terminal.session" in loaded  # the check sees the game's modules at all
+    assert loaded.isdisjoint(NOT_ON_THE_DEFAULT_PATH), loaded & set(NOT_ON_THE_DEFAULT_PATH)
