@@ -5,8 +5,9 @@ Run with no arguments for the assignment's game, byte for byte: 5 rows,
 board and add extras; none changes the default output.
 
 Every byte shown goes through this module's own ``print`` and ``input``:
-the course's grader runs this file with those two names replaced. The
-engine only computes and returns strings.
+the course's grader runs this file with those two names replaced. The game
+itself is ``terminal.session``, which yields lines to show and prompts to
+answer; this file only drives it, and the engine only computes.
 """
 
 from __future__ import annotations
@@ -28,7 +29,12 @@ from terminal.session import converse
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Play one game; return the exit status (0 when the game finished)."""
+    """Play what the command line asks for; return the exit status.
+
+    0 when the games finished or a player quit with ``q``; 1 when input
+    ended first, 2 for a refused command line, 130 for Ctrl-C, 141 when the
+    reader of the output went away.
+    """
     args = sys.argv[1:] if argv is None else argv
     _read_input_exactly()
     try:
