@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import threading
 import uuid
@@ -29,7 +30,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from engine import Game, Move, NotYourTurnError, Player, PlayerNotActiveError, Rules
+from engine import Game, GameOverError, Move, NotYourTurnError, Player, PlayerNotActiveError, Rules
 
 from .errors import GameNotFoundError, PlayerNotFoundError
 
@@ -48,6 +49,8 @@ CONNECT = 4
 
 GAME_ID_PATTERN = "^[0-9a-f]{32}$"
 """What every game id looks like: 32 lowercase hex digits (a UUID4 without dashes)."""
+
+_IS_GAME_ID = re.compile(GAME_ID_PATTERN).match
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -209,7 +212,7 @@ class GameStore:
             GameNotFoundError, PlayerNotFoundError: unknown game or player.
             EngineError: the engine refuses (player already quit, game over).
         """
-        return self._append(game_id, player_id, lambda game, player: game.quit(player))
+        return self._append(game_id, player_id, _quit)
 
     def _append(
         self, game_id: str, player_id: str, apply: Callable[[Game, Player], Move]
@@ -241,6 +244,9 @@ class GameStore:
         return number
 
     def _load(self, connection: sqlite3.Connection, game_id: str) -> StoredGame:
+        # Text that is no game id names no game; it never reaches the database.
+        if not _IS_GAME_ID(game_id):
+            raise GameNotFoundError(f"there is no game {game_id!r}")
         row = connection.execute(
             "SELECT players, board_rows, board_columns FROM games WHERE game_id = ?",
             (game_id,),
@@ -259,6 +265,17 @@ class GameStore:
             else:
                 game.play(column, player)
         return StoredGame(game_id, tuple(players), game)
+
+
+def _quit(game: Game, player: Player) -> Move:
+    """Quit ``player``; once the game is over, any of its players quitting is GameOverError.
+
+    The engine would first say that a player who quit earlier is not active;
+    the API answers every quit of a finished game alike (410).
+    """
+    if game.is_over():
+        raise GameOverError("the game is over; nobody can quit it any more")
+    return game.quit(player)
 
 
 def get_store(request: Request) -> GameStore:

@@ -25,22 +25,16 @@ from ..schemas import (
     MoveOut,
     MovePosted,
 )
-from ..store import GAME_ID_PATTERN, StoredGame, StoreDep
+from ..store import StoredGame, StoreDep
 
 router = APIRouter(prefix="/drop_token", tags=["drop token"])
 
-# Game ids are 32 hex digits: any other text is a malformed request (400),
-# while a well-formed id that names no game is not found (404). DELETE lists
-# no 400, so there any id that names no game is simply not found.
+# Any text that names no game is not found (404), whatever it looks like: a
+# client cannot know the id format. The store refuses ids that are not 32 hex
+# digits before they reach the database.
 GameId = Annotated[
-    str,
-    Path(
-        alias="gameId",
-        pattern=GAME_ID_PATTERN,
-        description="The id POST /drop_token gave (32 hex digits).",
-    ),
+    str, Path(alias="gameId", description="The id POST /drop_token gave (32 hex digits).")
 ]
-AnyGameId = Annotated[str, Path(alias="gameId", description="The id POST /drop_token gave.")]
 PlayerId = Annotated[str, Path(alias="playerId", description="A player's name.")]
 
 
@@ -80,7 +74,7 @@ def create_game(body: GameCreate, store: StoreDep) -> GameCreated:
     "/{gameId}",
     response_model=GameState,
     response_model_exclude_unset=True,
-    responses=_errors(e400="Malformed request: not a game id.", e404="Game not found."),
+    responses=_errors(e404="Game not found."),
 )
 def read_game(game_id: GameId, store: StoreDep) -> GameState:
     """Get the state of the game (no winner key while in progress, null after a draw)."""
@@ -99,8 +93,7 @@ def read_game(game_id: GameId, store: StoreDep) -> GameState:
     response_model_exclude_none=True,
     responses=_errors(
         e400=(
-            "Malformed request: not a game id; start or until negative, "
-            "not an integer, or reversed."
+            "Malformed request: start or until negative, not an integer, or reversed."
         ),
         e404="Game not found, or start is past the last move.",
     ),
@@ -148,7 +141,7 @@ def create_move(game_id: GameId, player_id: PlayerId, body: MoveIn, store: Store
     response_model=MoveOut,
     response_model_exclude_none=True,
     responses=_errors(
-        e400="Malformed request: not a game id, or the move number is negative or not an integer.",
+        e400="Malformed request: the move number is negative or not an integer.",
         e404="Game or move not found.",
     ),
 )
@@ -179,7 +172,7 @@ def read_move(
         ),
     },
 )
-def delete_player(game_id: AnyGameId, player_id: PlayerId, store: StoreDep) -> Response:
+def delete_player(game_id: GameId, player_id: PlayerId, store: StoreDep) -> Response:
     """Player quits from game; the last player left wins."""
     try:
         store.quit(game_id=game_id, player_id=player_id)
