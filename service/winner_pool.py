@@ -1,0 +1,103 @@
+"""Winner checks run in worker processes, a bounded number at a time.
+
+A check costs up to some 20 ms of CPU (the engine's search budget). Run in
+the server's own threads, a flood of them would hold the interpreter lock
+and starve move posting; in a separate process they take at most
+:data:`~service.limits.WINNER_WORKERS` cores. At most ``workers + waiting``
+checks are in flight; one more is refused at once with
+:class:`~service.errors.WinnerBusyError` (503), which costs the server
+almost nothing, so a flood degrades into quick refusals.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from engine.board_check import BoardVerdict, check_board
+
+from .errors import WinnerBusyError
+from .limits import WINNER_WAITING, WINNER_WORKERS
+
+__all__ = ["WinnerPool", "shared_pool"]
+
+
+class WinnerPool:
+    """``workers`` processes for winner checks, ``waiting`` more checks queued at most.
+
+    The processes start on the first check and are restarted if one dies.
+    """
+
+    def __init__(self, workers: int = WINNER_WORKERS, waiting: int = WINNER_WAITING) -> None:
+        self.workers = workers
+        self.capacity = workers + waiting
+        self.in_flight = 0
+        self.refused = 0
+        self._lock = threading.Lock()
+        self._executor: ProcessPoolExecutor | None = None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._executor is None:
+                # spawn, not fork: the server has threads, and a forked child
+                # would inherit their locks.
+                self._executor = ProcessPoolExecutor(
+                    self.workers, mp_context=multiprocessing.get_context("spawn")
+                )
+            return self._executor
+
+    async def check(
+        self, board: str, rows: int, columns: int, connect: int, first: str
+    ) -> BoardVerdict:
+        """The engine's verdict on ``board``, computed in a worker process.
+
+        Raises:
+            WinnerBusyError: ``capacity`` checks are already in flight, or a
+                worker died during this one.
+            RulesError, BoardError: as :func:`engine.board_check.check_board`.
+        """
+        with self._lock:
+            if self.in_flight >= self.capacity:
+                self.refused += 1
+                raise WinnerBusyError(
+                    f"{self.in_flight} winner checks are in progress, the most at once; "
+                    "try again in a moment"
+                )
+            self.in_flight += 1
+        try:
+            executor = self._pool()
+            future = executor.submit(check_board, board, rows, columns, connect, first)
+            try:
+                return await asyncio.wrap_future(future)
+            except BrokenProcessPool:
+                with self._lock:
+                    if self._executor is executor:
+                        self._executor = None
+                executor.shutdown(wait=False, cancel_futures=True)
+                raise WinnerBusyError("a winner-check worker stopped; try again") from None
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+_SHARED: WinnerPool | None = None
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_pool() -> WinnerPool:
+    """The process's one default pool: every app built in a process shares its workers."""
+    global _SHARED
+    with _SHARED_LOCK:
+        if _SHARED is None:
+            _SHARED = WinnerPool()
+        return _SHARED
