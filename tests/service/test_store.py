@@ -17,7 +17,7 @@ from service.store import GameStore, drop_token_rules
 
 def test_a_new_store_on_the_same_file_finds_every_game(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.db")
-    game_id = store.create_game(players=["a", "b"], rows=4, columns=4)
+    game_id = store.create_game(players=["a", "b"], rows=4, columns=4).game_id
     for player, column in [("a", 0), ("b", 1), ("a", 0)]:
         store.play(game_id=game_id, player_id=player, column=column)
     store.quit(game_id=game_id, player_id="b")
@@ -37,7 +37,7 @@ def test_a_new_store_on_the_same_file_finds_every_game(tmp_path: Path) -> None:
 
 def test_the_moves_table_holds_one_row_per_drop_or_quit(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.db")
-    game_id = store.create_game(players=["a", "b", "c"], rows=4, columns=4)
+    game_id = store.create_game(players=["a", "b", "c"], rows=4, columns=4).game_id
     assert store.play(game_id=game_id, player_id="a", column=2) == 0
     assert store.quit(game_id=game_id, player_id="c") == 1
     store.close()
@@ -52,7 +52,7 @@ def test_the_moves_table_holds_one_row_per_drop_or_quit(tmp_path: Path) -> None:
 
 def test_a_refused_move_stores_nothing(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.db")
-    game_id = store.create_game(players=["a", "b"], rows=4, columns=4)
+    game_id = store.create_game(players=["a", "b"], rows=4, columns=4).game_id
     with pytest.raises(NotYourTurnError, match="it is a's turn, not b's"):
         store.play(game_id=game_id, player_id="b", column=0)
     assert len(store.read_game(game_id).game) == 0
@@ -63,7 +63,7 @@ def test_unknown_game_and_player(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.db")
     with pytest.raises(GameNotFoundError):
         store.read_game("f" * 32)
-    game_id = store.create_game(players=["a", "b"], rows=4, columns=4)
+    game_id = store.create_game(players=["a", "b"], rows=4, columns=4).game_id
     with pytest.raises(PlayerNotFoundError):
         store.quit(game_id=game_id, player_id="z")
     store.close()
@@ -72,14 +72,14 @@ def test_unknown_game_and_player(tmp_path: Path) -> None:
 def test_the_engine_refuses_a_one_player_game(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.db")
     with pytest.raises(RulesError):
-        store.create_game(players=["solo"], rows=4, columns=4)
+        store.create_game(players=["solo"], rows=4, columns=4).game_id
     assert store.in_progress_game_ids() == []
     store.close()
 
 
 def test_twenty_threads_post_the_same_move_once(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.db")
-    game_id = store.create_game(players=["a", "b"], rows=4, columns=4)
+    game_id = store.create_game(players=["a", "b"], rows=4, columns=4).game_id
     barrier = threading.Barrier(20, timeout=120)
     outcomes: list[str] = []
     lock = threading.Lock()
@@ -116,7 +116,7 @@ def test_boards_without_room_for_four_only_draw(
     rules = drop_token_rules(rows, columns)
     assert (rules.rows, rules.columns, rules.connect) == (rows, columns, 4)
     store = GameStore(tmp_path / "games.db")
-    game_id = store.create_game(players=["a", "b"], rows=rows, columns=columns)
+    game_id = store.create_game(players=["a", "b"], rows=rows, columns=columns).game_id
     order = [column for column in range(columns) for _ in range(rows)]
     for number, column in enumerate(order):
         store.play(game_id=game_id, player_id="ab"[number % 2], column=column)
