@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -12,7 +13,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
-from starlette.routing import Match
 
 from engine import (
     BoardError,
@@ -94,12 +94,21 @@ async def _internal_error(request: Request, error: Exception) -> JSONResponse:
 
 def _allowed_methods(request: Request) -> list[str]:
     """Every method some route accepts at this path (Starlette names only the first route's)."""
+    path = request.url.path
     methods: set[str] = set()
-    for route in request.app.router.routes:
-        match, _ = route.matches(request.scope)
-        if match is not Match.NONE:
-            methods |= getattr(route, "methods", None) or set()
+    for pattern, accepted in request.app.state.route_methods:
+        if pattern.match(path):
+            methods |= accepted
     return sorted(methods)
+
+
+def _route_methods(routes: list[Any]) -> list[tuple[re.Pattern[str], set[str]]]:
+    """Each route's path pattern and methods (included routers hold theirs apart)."""
+    return [
+        (route.path_regex, set(route.methods))
+        for route in routes
+        if getattr(route, "path_regex", None) is not None and getattr(route, "methods", None)
+    ]
 
 
 def create_app(
@@ -136,6 +145,9 @@ def create_app(
     app.state.winner_pool = pool
     app.include_router(drop_token.router)
     app.include_router(winner.router)
+    app.state.route_methods = _route_methods(
+        [*app.router.routes, *drop_token.router.routes, *winner.router.routes]
+    )
     app.add_exception_handler(EngineError, _engine_error)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _malformed)

@@ -52,18 +52,22 @@ def free_port() -> int:
 
 
 class Server:
-    """``python -m service`` in a child process, on 127.0.0.1."""
+    """``python -m service`` in a child process, on 127.0.0.1; ``options`` go on its command line."""
 
-    def __init__(self, db: Path, port: int) -> None:
+    def __init__(self, db: Path, port: int, options: tuple[str, ...] = ()) -> None:
         self.db = db
         self.port = port
+        self.options = options
         self.url = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen[bytes] | None = None
 
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "service", "--port", str(self.port), "--db", str(self.db),
+                "--no-access-log", *self.options]
+
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "service", "--port", str(self.port), "--db", str(self.db),
-             "--no-access-log"],
+            self.command(),
             cwd=REPOSITORY,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -95,12 +99,12 @@ class Server:
 
 
 @pytest.fixture
-def start_server(tmp_path: Path) -> Iterator[Callable[[Path | None], Server]]:
+def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     """Start real servers (on a database in tmp_path unless told); stop them all after."""
     servers: list[Server] = []
 
-    def start(db: Path | None = None) -> Server:
-        server = Server(db or tmp_path / "server.db", free_port())
+    def start(db: Path | None = None, *options: str) -> Server:
+        server = Server(db or tmp_path / "server.db", free_port(), options)
         servers.append(server)
         server.start()
         return server
