@@ -35,6 +35,11 @@ def main(argv: list[str] | None = None) -> None:
         help="cap the database at N pages of 4 KiB; beyond, writes answer 503 storage_full",
     )
     parser.add_argument(
+        "--read-only",
+        action="store_true",
+        help="serve the games but refuse every change with 503 storage_read_only",
+    )
+    parser.add_argument(
         "--body-timeout",
         type=float,
         default=None,
@@ -54,7 +59,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     options = {} if args.body_timeout is None else {"body_timeout": args.body_timeout}
     try:
-        app = create_app(args.db, max_db_pages=args.max_db_pages, **options)
+        app = create_app(
+            args.db, max_db_pages=args.max_db_pages, read_only=args.read_only, **options
+        )
     except StorageError as error:
         print(f"python -m service: cannot open the database: {error}", file=sys.stderr)
         sys.exit(1)

@@ -115,6 +115,7 @@ def create_app(
     db_path: str | os.PathLike[str] = DEFAULT_DB,
     *,
     max_db_pages: int | None = None,
+    read_only: bool = False,
     max_body_bytes: int = MAX_BODY_BYTES,
     body_timeout: float = BODY_TIMEOUT,
     winner_pool: WinnerPool | None = None,
@@ -122,12 +123,13 @@ def create_app(
     """The app, its games stored in the SQLite file ``db_path`` (created if missing).
 
     ``max_db_pages`` caps the database's size in pages (4 KiB each);
+    ``read_only`` serves the games and refuses every change (503);
     ``winner_pool`` runs the winner checks (the process's shared pool if None).
 
     Raises:
         StorageError: the file cannot be opened as the service's database.
     """
-    store = GameStore(db_path, max_pages=max_db_pages)
+    store = GameStore(db_path, max_pages=max_db_pages, read_only=read_only)
     pool = winner_pool or shared_pool()
 
     @asynccontextmanager

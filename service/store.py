@@ -293,6 +293,8 @@ class GameStore:
     Each thread gets its own connection, opened on first use.
     ``max_pages``, when given, caps the database at that many pages (an
     operator's size limit; writes beyond it are 503 ``storage_full``).
+    ``read_only`` serves the games but refuses every write with 503
+    ``storage_read_only`` (for backups and maintenance).
 
     Raises:
         StorageError: the file cannot be opened as a database (its subclass
@@ -304,10 +306,12 @@ class GameStore:
         path: str | os.PathLike[str],
         *,
         max_pages: int | None = None,
+        read_only: bool = False,
         cache_weight: int = CACHE_WEIGHT,
     ) -> None:
         self.path = os.fspath(path)
         self.max_pages = max_pages
+        self.read_only = read_only
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
@@ -321,6 +325,8 @@ class GameStore:
                 if column not in known:
                     connection.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
             connection.executescript(_KEY_INDEX)
+            if read_only:
+                connection.execute("PRAGMA query_only=ON")
         except sqlite3.DatabaseError as error:
             self.close()
             raise _storage_error(error, self.path) from error
@@ -340,6 +346,8 @@ class GameStore:
             connection.execute("PRAGMA foreign_keys=ON")
             if self.max_pages is not None:
                 connection.execute(f"PRAGMA max_page_count={int(self.max_pages)}")
+            if self.read_only and self._connections:  # The first is set up in __init__.
+                connection.execute("PRAGMA query_only=ON")
             self._local.connection = connection
             with self._lock:
                 self._connections.append(connection)

@@ -118,3 +118,16 @@ def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
 def new_game() -> Callable[..., str]:
     """The create_game helper, for tests to create games through any client."""
     return create_game
+
+
+@pytest.fixture
+def run_service() -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Run ``python -m service`` on a database to its end (for start-ups that must fail)."""
+
+    def run(db: Path, *options: str) -> subprocess.CompletedProcess[str]:
+        server = Server(db, free_port(), options)
+        return subprocess.run(
+            server.command(), cwd=REPOSITORY, capture_output=True, text=True, timeout=120
+        )
+
+    return run
