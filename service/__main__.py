@@ -9,8 +9,9 @@ import uvicorn
 
 from .errors import StorageError
 from .guards import GuardedH11Protocol
-from .limits import KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS, MAX_HEADER_BYTES
+from .limits import KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS, MAX_HEADER_BYTES, WINNER_WAITING
 from .main import DEFAULT_DB, create_app
+from .winner_pool import WinnerPool
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -54,13 +55,25 @@ def main(argv: list[str] | None = None) -> None:
         help="seconds a connection may take to send a request's headers (10)",
     )
     parser.add_argument(
+        "--winner-queue",
+        type=int,
+        default=WINNER_WAITING,
+        metavar="N",
+        help=f"winner checks that may wait for the worker; more are 503 ({WINNER_WAITING})",
+    )
+    parser.add_argument(
         "--no-access-log", action="store_true", help="do not log each request"
     )
     args = parser.parse_args(argv)
     options = {} if args.body_timeout is None else {"body_timeout": args.body_timeout}
+    pool = WinnerPool(waiting=args.winner_queue)
     try:
         app = create_app(
-            args.db, max_db_pages=args.max_db_pages, read_only=args.read_only, **options
+            args.db,
+            max_db_pages=args.max_db_pages,
+            read_only=args.read_only,
+            winner_pool=pool,
+            **options,
         )
     except StorageError as error:
         print(f"python -m service: cannot open the database: {error}", file=sys.stderr)
@@ -72,11 +85,21 @@ def main(argv: list[str] | None = None) -> None:
             header_timeout = args.header_timeout
 
         protocol = TimedProtocol
+    try:
+        _serve(app, args.host, args.port, not args.no_access_log, protocol)
+    finally:
+        pool.close()
+
+
+def _serve(
+    app: object, host: str, port: int, access_log: bool, protocol: type[GuardedH11Protocol]
+) -> None:
+    """uvicorn with the service's limits on connections, headers and idle time."""
     uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        access_log=not args.no_access_log,
+        app,  # type: ignore[arg-type]
+        host=host,
+        port=port,
+        access_log=access_log,
         http=protocol,
         timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
         h11_max_incomplete_event_size=MAX_HEADER_BYTES,

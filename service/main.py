@@ -124,7 +124,8 @@ def create_app(
 
     ``max_db_pages`` caps the database's size in pages (4 KiB each);
     ``read_only`` serves the games and refuses every change (503);
-    ``winner_pool`` runs the winner checks (the process's shared pool if None).
+    ``winner_pool`` runs the winner checks (the process's shared pool if None);
+    the caller that made it closes it.
 
     Raises:
         StorageError: the file cannot be opened as the service's database.

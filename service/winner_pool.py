@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -23,6 +25,22 @@ from .errors import WinnerBusyError
 from .limits import WINNER_WAITING, WINNER_WORKERS
 
 __all__ = ["WinnerPool", "shared_pool"]
+
+
+def _exit_with_parent() -> None:
+    """Worker initializer: end this worker when the server that started it is gone.
+
+    A server killed with SIGKILL cannot stop its workers; without this they
+    would live on, holding the server's inherited output open.
+    """
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 class WinnerPool:
@@ -45,7 +63,9 @@ class WinnerPool:
                 # spawn, not fork: the server has threads, and a forked child
                 # would inherit their locks.
                 self._executor = ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn")
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_exit_with_parent,
                 )
             return self._executor
 

@@ -108,13 +108,14 @@ def test_a_flood_of_costly_winner_checks_never_refuses_or_fails_a_move(
 ) -> None:
     """Structural, not timed: winner checks run in a bounded worker pool.
 
-    Eight clients loop on the costliest check while one client plays 120
+    The server's winner queue is cut to 2 so that eight clients looping
+    on the costliest check surely overflow it, while one client plays 120
     moves. Every move is accepted (200); every check is answered 200 or 503
     winner_check_busy, and some are refused, which shows the pool was
     saturated. That moves keep at least half their rate under this flood is
     measured by bench/service_load.py --flood, as a ratio in one run.
     """
-    server = start_server(None)
+    server = start_server(None, "--winner-queue", "2")
     done = threading.Event()
     answers: list[tuple[int, str]] = []
     lock = threading.Lock()
