@@ -199,14 +199,6 @@ class StoredGame:
     players: tuple[str, ...]
     game: Game
 
-    def player_index(self, player_id: str) -> int:
-        """The engine's number for the player called ``player_id``.
-
-        Raises:
-            PlayerNotFoundError: no player of this game has that name.
-        """
-        return GameRecord(self.game_id, self.players, 0, 0, None).player_index(player_id)
-
 
 @dataclass(frozen=True)
 class CreatedGame:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine import GameOverError, NotYourTurnError, Rules, RulesError, Status
-from service.errors import GameNotFoundError, PlayerNotFoundError
+from service.errors import GameNotFoundError, PlayerNotFoundError, StorageFullError
 from service.store import GameStore, drop_token_rules
 
 
@@ -143,3 +143,55 @@ def test_the_command_line_help() -> None:
     )
     for option in ("--host", "--port", "--db"):
         assert option in result.stdout
+
+
+def test_a_cached_game_catches_up_with_moves_another_store_made(tmp_path: Path) -> None:
+    """Two stores on one file, as two server processes: neither serves a stale game."""
+    first = GameStore(tmp_path / "games.db")
+    second = GameStore(tmp_path / "games.db")
+    game_id = first.create_game(players=["a", "b"], rows=4, columns=4).game_id
+    assert first.play(game_id=game_id, player_id="a", column=0) == 0  # Cached in first.
+    assert second.play(game_id=game_id, player_id="b", column=1) == 1
+    # first must know that b has moved: a's turn, and move 2 is next.
+    assert first.play(game_id=game_id, player_id="a", column=0) == 2
+    with pytest.raises(NotYourTurnError):
+        second.play(game_id=game_id, player_id="a", column=0)
+    for _ in range(2):
+        second.play(game_id=game_id, player_id="b", column=1)
+        first.play(game_id=game_id, player_id="a", column=0)
+    record, outcome = second.read_state(game_id)
+    assert outcome is not None and outcome.winner == 0
+    assert first.read_state(game_id)[1] == outcome
+    first.close()
+    second.close()
+
+
+def test_a_refused_write_leaves_the_cached_game_as_stored(tmp_path: Path) -> None:
+    # Seven players filling a 100 x 100 board column after column: along
+    # every line neighbours differ by 1, 100, 101 or 99 turns, none a
+    # multiple of 7, so nobody wins before the database is full.
+    players = [f"p{n}" for n in range(7)]
+    store = GameStore(tmp_path / "games.db")
+    game_id = store.create_game(players=players, rows=100, columns=100).game_id
+    (pages,) = store._connection().execute("PRAGMA page_count").fetchone()
+    store.close()
+    full = GameStore(tmp_path / "games.db", max_pages=pages + 2)
+    played = 0
+    with pytest.raises(StorageFullError):
+        for played in range(10_000):
+            full.play(game_id=game_id, player_id=players[played % 7], column=played // 100)
+    assert played > 0
+    # The refused move is neither stored nor kept in the cached game.
+    assert len(full.read_moves(game_id)[1]) == played == len(full.read_game(game_id).game)
+    full.close()
+
+
+def test_the_cache_stays_within_its_weight(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.db", cache_weight=100)
+    ids = [store.create_game(players=["a", "b"], rows=6, columns=7).game_id for _ in range(10)]
+    for game_id in ids:
+        store.play(game_id=game_id, player_id="a", column=3)
+    assert store._cache._weight <= 100
+    for game_id in ids:  # Evicted games are replayed again, correctly.
+        assert store.play(game_id=game_id, player_id="b", column=3) == 1
+    store.close()
