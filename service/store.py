@@ -307,6 +307,9 @@ class GameStore:
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        # Writers of this process queue here rather than in SQLite's busy
+        # handler, which sleeps up to 100 ms at a time between tries.
+        self._write_lock = threading.Lock()
         self._cache = _GameCache(cache_weight)
         try:
             connection = self._connection()
@@ -392,12 +395,23 @@ class GameStore:
                 (nothing of the transaction was kept).
         """
         self._check_file()
+        writing = mode == "IMMEDIATE"
+        if writing:
+            self._write_lock.acquire()
         try:
-            connection = self._connection()
-            connection.execute(f"BEGIN {mode}")
-        except sqlite3.DatabaseError as error:
-            self._drop_connection()
-            raise _storage_error(error, self.path) from error
+            try:
+                connection = self._connection()
+                connection.execute(f"BEGIN {mode}")
+            except sqlite3.DatabaseError as error:
+                self._drop_connection()
+                raise _storage_error(error, self.path) from error
+            yield from self._run(connection)
+        finally:
+            if writing:
+                self._write_lock.release()
+
+    def _run(self, connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+        """The body of :meth:`_transaction` once it has begun: commit, or roll back and map."""
         try:
             yield connection
             connection.execute("COMMIT")
