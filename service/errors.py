@@ -19,7 +19,6 @@ __all__ = [
     "PlayerNotFoundError",
     "MoveNotFoundError",
     "BadRangeError",
-    "BadCursorError",
     "GameDoneError",
     "TokenRequiredError",
     "TokenRejectedError",
@@ -87,13 +86,6 @@ class BadRangeError(ServiceError):
 
     status_code = 400
     code = "bad_range"
-
-
-class BadCursorError(ServiceError):
-    """A page of games starts after an id that names no game."""
-
-    status_code = 400
-    code = "bad_cursor"
 
 
 class GameDoneError(ServiceError):

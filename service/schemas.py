@@ -120,7 +120,7 @@ class GameList(BaseModel):
     """Ids of games in progress, oldest first; ``next`` (paged lists only) starts the next page."""
 
     games: list[str]
-    next: str | None = Field(
+    next: int | None = Field(
         default=None,
         description="Paged lists only: pass it as 'after' for the next page; absent on the last.",
     )

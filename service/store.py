@@ -56,7 +56,6 @@ from engine import (
 )
 
 from .errors import (
-    BadCursorError,
     BadRangeError,
     GameNotFoundError,
     IdempotencyKeyReusedError,
@@ -471,35 +470,24 @@ class GameStore:
             return [game_id for (game_id,) in rows]
 
     def in_progress_page(
-        self, *, after: str | None = None, limit: int = MAX_PAGE
-    ) -> tuple[list[str], str | None]:
-        """At most ``limit`` ids of games in progress after the game ``after``, oldest first.
+        self, *, after: int = 0, limit: int = MAX_PAGE
+    ) -> tuple[list[str], int | None]:
+        """At most ``limit`` ids of games in progress after position ``after``, oldest first.
 
-        The second value is the id to pass as ``after`` for the next page,
-        None on the last page. Each page costs in proportion to its size.
-
-        Raises:
-            BadCursorError: ``after`` names no game.
+        Positions are the games' places in the order they were created; the
+        second value is the position to pass as ``after`` for the next page,
+        None on the last page. Any position is valid, and each page costs in
+        proportion to its size.
         """
         with self._transaction() as connection:
-            start = 0
-            if after is not None:
-                found = None
-                if _IS_GAME_ID(after):
-                    found = connection.execute(
-                        "SELECT rowid FROM games WHERE game_id = ?", (after,)
-                    ).fetchone()
-                if found is None:
-                    raise BadCursorError(f"after {after!r} names no game")
-                start = found[0]
             rows = connection.execute(
-                "SELECT game_id FROM games WHERE done = 0 AND rowid > ? ORDER BY rowid LIMIT ?",
-                (start, limit + 1),
-            )
-            ids = [game_id for (game_id,) in rows]
-        if len(ids) > limit:
-            return ids[:limit], ids[limit - 1]
-        return ids, None
+                "SELECT rowid, game_id FROM games WHERE done = 0 AND rowid > ?"
+                " ORDER BY rowid LIMIT ?",
+                (after, limit + 1),
+            ).fetchall()
+        if len(rows) > limit:
+            return [game_id for _, game_id in rows[:limit]], int(rows[limit - 1][0])
+        return [game_id for _, game_id in rows], None
 
     def read_state(self, game_id: str) -> tuple[GameRecord, Outcome | None]:
         """The game's record and outcome (None while in progress).

@@ -97,7 +97,7 @@ def _move_out(record: GameRecord, move: Move) -> MoveOut:
     response_model=GameList,
     response_model_exclude_none=True,
     responses=error_responses(
-        e400=f"Malformed request: limit not 1 to {MAX_PAGE}, or after names no game (bad_cursor).",
+        e400=f"Malformed request: limit not 1 to {MAX_PAGE}, or after not a whole number.",
         **_STORAGE,
     ),
 )
@@ -108,13 +108,14 @@ def read_games(
         Query(ge=1, le=MAX_PAGE, description=f"Page size, 1 to {MAX_PAGE} ({MAX_PAGE} if only after is given)."),
     ] = None,
     after: Annotated[
-        str | None, Query(description="The previous page's next: the page starts after this game.")
+        int | None,
+        Query(ge=0, description="The previous page's next: the page starts after that position."),
     ] = None,
 ) -> GameList:
     """Return all in-progress games, oldest first; with limit or after, one page of them."""
     if limit is None and after is None:
         return GameList(games=store.in_progress_game_ids())
-    games, following = store.in_progress_page(after=after, limit=limit or MAX_PAGE)
+    games, following = store.in_progress_page(after=after or 0, limit=limit or MAX_PAGE)
     return GameList(games=games, next=following)
 
 

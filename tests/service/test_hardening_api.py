@@ -183,33 +183,28 @@ def test_the_game_list_pages_with_limit_and_after(client: TestClient) -> None:
     ids = [create(client)["gameId"] for _ in range(5)]
     assert client.get("/drop_token").json() == {"games": ids}
     first = client.get("/drop_token?limit=2").json()
-    assert first == {"games": ids[:2], "next": ids[1]}
+    assert first["games"] == ids[:2] and isinstance(first["next"], int)
     second = client.get(f"/drop_token?limit=2&after={first['next']}").json()
-    assert second == {"games": ids[2:4], "next": ids[3]}
+    assert second["games"] == ids[2:4]
     assert client.get(f"/drop_token?limit=2&after={second['next']}").json() == {
         "games": ids[4:]
     }
-    assert client.get(f"/drop_token?after={ids[0]}").json() == {"games": ids[1:]}
+    assert client.get("/drop_token?after=0").json() == {"games": ids}
+    assert client.get("/drop_token?after=1000000").json() == {"games": []}
 
 
-def test_a_finished_game_still_serves_as_a_cursor(client: TestClient) -> None:
+def test_games_that_end_leave_the_pages_without_moving_the_others(client: TestClient) -> None:
     ids = [create(client)["gameId"] for _ in range(3)]
+    first = client.get("/drop_token?limit=1").json()
     assert client.delete(f"/drop_token/{ids[1]}/p1").status_code == 202
-    assert client.get(f"/drop_token?after={ids[1]}").json() == {"games": [ids[2]]}
+    assert client.get(f"/drop_token?limit=5&after={first['next']}").json() == {
+        "games": [ids[2]]
+    }
 
 
-@pytest.mark.parametrize(
-    ("query", "code"),
-    [
-        ("limit=0", "malformed_request"),
-        ("limit=1001", "malformed_request"),
-        ("limit=x", "malformed_request"),
-        ("after=nope", "bad_cursor"),
-        ("after=" + "0" * 32, "bad_cursor"),
-    ],
-)
-def test_bad_page_parameters_are_400(client: TestClient, query: str, code: str) -> None:
-    assert_error(client.get(f"/drop_token?{query}"), 400, code)
+@pytest.mark.parametrize("query", ["limit=0", "limit=1001", "limit=x", "after=-1", "after=x"])
+def test_bad_page_parameters_are_400(client: TestClient, query: str) -> None:
+    assert_error(client.get(f"/drop_token?{query}"), 400, "malformed_request")
 
 
 def test_a_long_game_reads_one_move_and_a_range(client: TestClient) -> None:
