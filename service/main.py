@@ -28,7 +28,13 @@ from engine import (
 
 from .errors import HTTP_ERROR_CODES, ServiceError, error_response
 from .guards import BodyLimits
-from .limits import BODY_TIMEOUT, MAX_BODY_BYTES
+from .limits import (
+    BODY_TIMEOUT,
+    HEADER_TIMEOUT,
+    MAX_BODY_BYTES,
+    MAX_CONNECTIONS,
+    MAX_HEADER_BYTES,
+)
 from .routers import drop_token, winner
 from .schemas import ERROR_SCHEMA, ErrorOut
 from .store import GameStore
@@ -111,6 +117,16 @@ def _route_methods(routes: list[Any]) -> list[tuple[re.Pattern[str], set[str]]]:
     ]
 
 
+_LIMITS_TEXT = (
+    "Every error is JSON: {{\"error\": code, \"detail\": sentence}}. Limits of every "
+    "request: a body of at most {body} bytes (413 request_too_large), sent within "
+    "{body_timeout:g} s of the headers (408 request_timeout); request line and headers of "
+    "at most {header} bytes, sent within {header_timeout:g} s (else the connection is "
+    "closed); at most {connections} connections and requests at once (503). Storage "
+    "faults are 503 with a code of their own and Retry-After; nothing was stored."
+)
+
+
 def create_app(
     db_path: str | os.PathLike[str] = DEFAULT_DB,
     *,
@@ -141,6 +157,10 @@ def create_app(
     app = FastAPI(
         title="Connect Four service",
         summary="The drop-token game API and a winner check for board strings.",
+        description=_LIMITS_TEXT.format(
+            body=max_body_bytes, body_timeout=body_timeout, header_timeout=HEADER_TIMEOUT,
+            header=MAX_HEADER_BYTES, connections=MAX_CONNECTIONS,
+        ),
         version="1.1.0",
         lifespan=lifespan,
     )
@@ -175,7 +195,11 @@ def _openapi_document(app: FastAPI, max_body_bytes: int, body_timeout: float) ->
     with a body also states its size and time limits (413, 408).
     """
     schema = get_openapi(
-        title=app.title, version=app.version, summary=app.summary, routes=app.routes
+        title=app.title,
+        version=app.version,
+        summary=app.summary,
+        description=app.description,
+        routes=app.routes,
     )
     components = schema.setdefault("components", {}).setdefault("schemas", {})
     for name in ("HTTPValidationError", "ValidationError"):
