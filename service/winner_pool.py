@@ -1,6 +1,6 @@
 """Winner checks run in worker processes, a bounded number at a time.
 
-A check costs up to some 20 ms of CPU (the engine's search budget). Run in
+A check costs up to some 10 ms of CPU (the engine's search budget). Run in
 the server's own threads, a flood of them would hold the interpreter lock
 and starve move posting; in a separate process they take at most
 :data:`~service.limits.WINNER_WORKERS` cores. At most ``workers + waiting``

@@ -38,7 +38,7 @@ _REFUSED = error_responses(
 _VERIFIED_TEXT = (
     "Text, gravity, piece counts and winning chains are always checked exactly. "
     f"The search for an order of turns that builds the board spends at most {SEARCH_LIMIT:,} "
-    "units of work (some 20 ms); if it runs out before finding one or proving there is "
+    "units of work (under 10 ms of CPU); if it runs out before finding one or proving there is "
     "none, the board is answered as if reachable and the answer says it was not verified."
 )
 
