@@ -8,6 +8,11 @@ request latency percentiles and errors, and checks every game: its stored
 move list, replayed through the engine, must give the state and winner the
 server reports and the moves the client played.
 
+With ``--long-game``, also plays one 100 x 100 game of 7 players to 9,990
+moves and compares the latency of a move post, a move read and a state read
+near its start and near its end (the ratio should be near 1: no request
+replays the game).
+
 With ``--flood N``, each count is run twice on the same server, the second
 time while N more threads loop on the costliest winner check within the
 limits; the table then shows the moves/s ratio, flood over quiet, measured
@@ -267,6 +272,42 @@ def run_load(url: str, args: argparse.Namespace, clients: int, flood: int) -> Su
     )
 
 
+def long_game(url: str) -> None:
+    """Median latencies near move 50 and near move 9,950 of one long game, and their ratio."""
+    players = [f"p{n}" for n in range(7)]
+    # Column after column, seven players: neighbours along every line differ
+    # by 1, 100, 101 or 99 turns, none a multiple of 7, so nobody wins.
+    with httpx.Client(base_url=url, timeout=60) as client:
+        game_id = client.post(
+            "/drop_token", json={"players": players, "rows": 100, "columns": 100}
+        ).json()["gameId"]
+        timings: dict[tuple[str, str], list[float]] = {}
+
+        def timed(phase: str, kind: str, method: str, path: str, **kwargs: object) -> None:
+            begin = time.perf_counter()
+            response = client.request(method, path, **kwargs)  # type: ignore[arg-type]
+            timings.setdefault((phase, kind), []).append(time.perf_counter() - begin)
+            if response.status_code != 200:
+                raise SystemExit(f"{method} {path}: {response.status_code} {response.text}")
+
+        for number in range(9990):
+            phase = "start" if number < 100 else "end" if number >= 9890 else ""
+            path = f"/drop_token/{game_id}/{players[number % 7]}"
+            if not phase:
+                client.post(path, json={"column": number // 100})
+                continue
+            timed(phase, "post a move", "POST", path, json={"column": number // 100})
+            timed(phase, "read a move", "GET", f"/drop_token/{game_id}/moves/{number // 2}")
+            timed(phase, "read the state", "GET", f"/drop_token/{game_id}")
+    print("\none 100 x 100 game, 7 players: median latency near move 50 and near move 9,940")
+    print("| request | near move 50 ms | near move 9,940 ms | ratio |")
+    print("|---|---|---|---|")
+    for kind in ("post a move", "read a move", "read the state"):
+        start = percentile(sorted(timings[("start", kind)]), 0.5)
+        end = percentile(sorted(timings[("end", kind)]), 0.5)
+        print(f"| {kind} | {start * 1000:.2f} | {end * 1000:.2f} | {end / start:.2f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=1000, help="games to play (1000)")
@@ -276,6 +317,10 @@ def main() -> None:
     parser.add_argument(
         "--flood", type=int, default=0,
         help="also run each count with this many clients looping on the costliest winner check",
+    )
+    parser.add_argument(
+        "--long-game", action="store_true",
+        help="also compare request latencies at the start and the end of a 9,990-move game",
     )
     parser.add_argument("--url", help="target this server instead of starting one")
     parser.add_argument("--rows", type=int, default=4, help="board rows (4)")
@@ -338,6 +383,19 @@ def main() -> None:
             failed = True
     print("every game verified: stored moves replay through the engine to the server's answers"
           if not failed else "FAILED: see the errors above")
+    if args.long_game:
+        with tempfile.TemporaryDirectory() as folder:
+            process = None
+            if args.url:
+                url = args.url
+            else:
+                process, url = start_server(os.path.join(folder, "long.db"))
+            try:
+                long_game(url)
+            finally:
+                if process is not None:
+                    process.terminate()
+                    process.wait()
     if failed:
         raise SystemExit(1)
 
