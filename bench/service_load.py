@@ -221,7 +221,9 @@ class Summary:
         return self.moves / self.elapsed
 
 
-def flood_winner(url: str, stop: threading.Event, checks: dict[int, int], lock: threading.Lock) -> None:
+def flood_winner(
+    url: str, stop: threading.Event, checks: dict[int, int], lock: threading.Lock
+) -> None:
     """Loop on the costliest winner check until told to stop; count the statuses."""
     with httpx.Client(base_url=url, timeout=60) as client:
         while not stop.is_set():
@@ -231,7 +233,7 @@ def flood_winner(url: str, stop: threading.Event, checks: dict[int, int], lock: 
 
 
 def run_load(url: str, args: argparse.Namespace, clients: int, flood: int) -> Summary:
-    """Play ``args.games`` games with ``clients`` threads, ``flood`` more flooding the winner check."""
+    """Play ``args.games`` games with ``clients`` threads, ``flood`` more on the winner check."""
     results = Results()
     next_game = [0]
     threads = [
@@ -354,7 +356,10 @@ def main() -> None:
         f"{args.games} games per run, {args.rows} x {args.columns}, {args.players} players; "
         "moves/s counts quits; latency is every request's (moves, creations)"
     )
-    print("| clients | winner flood | moves/s | p50 ms | p99 ms | max ms | errors | checks 200/503 | ratio |")
+    print(
+        "| clients | winner flood | moves/s | p50 ms | p99 ms | max ms | errors "
+        "| checks 200/503 | ratio |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     failed = False
     quiet: dict[int, float] = {}
@@ -370,7 +375,8 @@ def main() -> None:
         )
         print(
             f"| {summary.clients} | {summary.flood or ''} | {summary.moves_per_second:.0f} "
-            f"| {percentile(latencies, 0.50) * 1000:.1f} | {percentile(latencies, 0.99) * 1000:.1f} "
+            f"| {percentile(latencies, 0.50) * 1000:.1f} "
+            f"| {percentile(latencies, 0.99) * 1000:.1f} "
             f"| {latencies[-1] * 1000 if latencies else float('nan'):.1f} "
             f"| {len(summary.errors)} | {checks} | {ratio} |"
         )

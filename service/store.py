@@ -689,7 +689,10 @@ class GameStore:
     def _caught_up(
         self, connection: sqlite3.Connection, record: GameRecord, count: int, entry: _CachedGame
     ) -> Game:
-        """The cached game with all ``count`` stored moves played; the caller holds ``entry.lock``."""
+        """The cached game with all ``count`` stored moves played.
+
+        The caller holds ``entry.lock``.
+        """
         game = entry.game
         if game is None or len(game) > count:
             game = Game(drop_token_rules(record.rows, record.columns), players=len(record.players))

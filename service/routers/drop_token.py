@@ -74,7 +74,11 @@ _AUTH = {
     "e401": "The game was created with tokens and no 'Authorization: Bearer' was sent.",
     "e403": "The token is not this player's.",
 }
-_KEY = {"e422": "The Idempotency-Key was sent before with another request (idempotency_key_reused)."}
+_KEY = {
+    "e422": (
+        "The Idempotency-Key was sent before with another request (idempotency_key_reused)."
+    )
+}
 
 
 def _bearer(authorization: str | None) -> str | None:
@@ -105,7 +109,11 @@ def read_games(
     store: StoreDep,
     limit: Annotated[
         int | None,
-        Query(ge=1, le=MAX_PAGE, description=f"Page size, 1 to {MAX_PAGE} ({MAX_PAGE} if only after is given)."),
+        Query(
+            ge=1,
+            le=MAX_PAGE,
+            description=f"Page size, 1 to {MAX_PAGE} ({MAX_PAGE} if only after is given).",
+        ),
     ] = None,
     after: Annotated[
         int | None,
@@ -164,7 +172,10 @@ def read_game(game_id: GameId, store: StoreDep) -> GameState:
     response_model=MoveList,
     response_model_exclude_none=True,
     responses=error_responses(
-        e400="Malformed request: start or until negative or not an integer; until before start (bad_range).",
+        e400=(
+            "Malformed request: start or until negative or not an integer; "
+            "until before start (bad_range)."
+        ),
         e404="Game not found, or start is past the last move.",
         **_STORAGE,
     ),
@@ -175,7 +186,10 @@ def read_moves(
     start: Annotated[int | None, Query(ge=0, description="First move number.")] = None,
     until: Annotated[
         int | None,
-        Query(ge=0, description="Last move number, inclusive; not before start; past the end is the end."),
+        Query(
+            ge=0,
+            description="Last move number, inclusive; not before start; past the end is the end.",
+        ),
     ] = None,
 ) -> MoveList:
     """Get the moves played, or those from start to until inclusive."""

@@ -7,7 +7,7 @@ is refused with 503 ``winner_check_busy``.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import PlainTextResponse

@@ -52,7 +52,7 @@ def free_port() -> int:
 
 
 class Server:
-    """``python -m service`` in a child process, on 127.0.0.1; ``options`` go on its command line."""
+    """``python -m service`` in a child process on 127.0.0.1, ``options`` on its command line."""
 
     def __init__(self, db: Path, port: int, options: tuple[str, ...] = ()) -> None:
         self.db = db

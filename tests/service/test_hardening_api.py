@@ -288,7 +288,9 @@ def test_a_streamed_body_over_the_limit_is_413(client: TestClient) -> None:
             yield b"X" * 1024
         yield b'"}'
 
-    response = client.post("/winner", content=chunks(), headers={"content-type": "application/json"})
+    response = client.post(
+        "/winner", content=chunks(), headers={"content-type": "application/json"}
+    )
     assert_error(response, 413, "request_too_large")
 
 
