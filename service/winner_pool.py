@@ -89,10 +89,11 @@ class WinnerPool:
             self.in_flight += 1
         try:
             executor = self._pool()
-            future = executor.submit(check_board, board, rows, columns, connect, first)
             try:
+                future = executor.submit(check_board, board, rows, columns, connect, first)
                 return await asyncio.wrap_future(future)
             except BrokenProcessPool:
+                # A worker died (killed, out of memory): start afresh next time.
                 with self._lock:
                     if self._executor is executor:
                         self._executor = None
