@@ -40,6 +40,7 @@ HTTP_ERROR_CODES: dict[int, str] = {
     405: "method_not_allowed",
     408: "request_timeout",
     413: "request_too_large",
+    431: "headers_too_large",
     500: "internal_error",
 }
 """The error code of each status the HTTP layer itself answers (no route reached)."""

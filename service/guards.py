@@ -4,28 +4,31 @@ Two layers, because uvicorn offers neither a body size limit nor a timeout
 for a request still being sent (its ``timeout_keep_alive`` only starts once
 a response is sent, and any byte received cancels it):
 
-- :class:`BodyLimits`, an ASGI middleware: a body over its size limit is
-  413, one not sent within its time limit (a body shorter than its declared
-  length, or trickled in) is 408.
+- :class:`RequestLimits`, an ASGI middleware: headers over their size limit
+  are 431, a body over its size limit is 413, one not sent within its time
+  limit (a body shorter than its declared length, or trickled in) is 408.
 - :class:`GuardedH11Protocol`, uvicorn's h11 protocol with a deadline for
   the request line and headers: a connection that has not sent them in
-  time is closed.
+  time is closed. Its 400 for a request it cannot parse (headers over
+  the size limit, say) has the service's JSON error shape.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Any
 
+import h11
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .errors import HTTP_ERROR_CODES, error_response
-from .limits import BODY_TIMEOUT, HEADER_TIMEOUT, MAX_BODY_BYTES
+from .limits import BODY_TIMEOUT, HEADER_TIMEOUT, MAX_BODY_BYTES, MAX_HEADER_BYTES
 
-__all__ = ["BodyLimits", "BodyTooLargeError", "BodyTimeoutError", "GuardedH11Protocol"]
+__all__ = ["RequestLimits", "BodyTooLargeError", "BodyTimeoutError", "GuardedH11Protocol"]
 
 
 class BodyTooLargeError(HTTPException):
@@ -42,8 +45,9 @@ class BodyTimeoutError(HTTPException):
         super().__init__(408, f"the request body was not received within {timeout:g} seconds")
 
 
-class BodyLimits:
-    """ASGI middleware: refuse a body over ``max_bytes`` or not received within ``timeout``.
+class RequestLimits:
+    """ASGI middleware: refuse headers over ``max_header_bytes``, a body over ``max_bytes``
+    or not received within ``timeout``.
 
     The errors are HTTPExceptions raised from ``receive``, so the app's one
     error handler turns them into the service's JSON error shape. A declared
@@ -51,15 +55,30 @@ class BodyLimits:
     """
 
     def __init__(
-        self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES, timeout: float = BODY_TIMEOUT
+        self,
+        app: ASGIApp,
+        max_bytes: int = MAX_BODY_BYTES,
+        timeout: float = BODY_TIMEOUT,
+        max_header_bytes: int = MAX_HEADER_BYTES,
     ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.timeout = timeout
+        self.max_header_bytes = max_header_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        # uvicorn's h11 limit only bounds headers still incomplete in its
+        # buffer; headers that arrive in one read are counted here.
+        header_bytes = len(scope.get("raw_path", b"")) + sum(
+            len(name) + len(value) + 4 for name, value in scope["headers"]
+        )
+        if header_bytes > self.max_header_bytes:
+            detail = f"the request line and headers are larger than {self.max_header_bytes} bytes"
+            response = error_response(431, HTTP_ERROR_CODES[431], detail)
+            await response(scope, receive, send)
             return
         declared = _content_length(scope)
         if declared is not None and declared > self.max_bytes:
@@ -122,6 +141,24 @@ class GuardedH11Protocol(H11Protocol):
         if self._header_deadline is not None:
             self._header_deadline.cancel()
         super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:
+        """An unparseable request (bad request line, headers too large): 400, in the one shape."""
+        body = json.dumps(
+            {"error": HTTP_ERROR_CODES[400], "detail": msg}, separators=(",", ":")
+        ).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),
+        ]
+        for event in (
+            h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+            h11.Data(data=body),
+            h11.EndOfMessage(),
+        ):
+            self.transport.write(self.conn.send(event) or b"")
+        self.transport.close()
 
     def _arm_header_deadline(self) -> None:
         if self._header_deadline is not None:

@@ -27,7 +27,7 @@ from engine import (
 )
 
 from .errors import HTTP_ERROR_CODES, ServiceError, error_response
-from .guards import BodyLimits
+from .guards import RequestLimits
 from .limits import (
     BODY_TIMEOUT,
     HEADER_TIMEOUT,
@@ -121,9 +121,10 @@ _LIMITS_TEXT = (
     "Every error is JSON: {{\"error\": code, \"detail\": sentence}}. Limits of every "
     "request: a body of at most {body} bytes (413 request_too_large), sent within "
     "{body_timeout:g} s of the headers (408 request_timeout); request line and headers of "
-    "at most {header} bytes, sent within {header_timeout:g} s (else the connection is "
-    "closed); at most {connections} connections and requests at once (503). Storage "
-    "faults are 503 with a code of their own and Retry-After; nothing was stored."
+    "at most {header} bytes (431 headers_too_large), sent within {header_timeout:g} s (else "
+    "the connection is closed); at most {connections} connections and requests at once "
+    "(503). Storage faults are 503 with a code of their own and Retry-After; nothing was "
+    "stored."
 )
 
 
@@ -176,7 +177,7 @@ def create_app(
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(HTTPException, _http_error)
     app.add_exception_handler(Exception, _internal_error)
-    app.add_middleware(BodyLimits, max_bytes=max_body_bytes, timeout=body_timeout)
+    app.add_middleware(RequestLimits, max_bytes=max_body_bytes, timeout=body_timeout)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

@@ -103,6 +103,24 @@ def test_a_declared_huge_body_is_413_before_it_is_sent(start_server: StartServer
     assert b'"error":"request_too_large"' in answer
 
 
+def test_headers_over_their_limit_are_refused_in_the_json_shape(
+    start_server: StartServer,
+) -> None:
+    server = start_server(None)
+    big = b"GET /drop_token HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n"
+    with connect(server.url) as sock:  # All at once: the app counts them (431).
+        sock.sendall(big)
+        answer = read_response(sock)
+    assert answer.startswith(b"HTTP/1.1 431 "), answer
+    assert b'"error":"headers_too_large"' in answer
+    with connect(server.url) as sock:  # Trickled: uvicorn's buffer limit (400).
+        sock.sendall(big[:10_000])
+        sock.sendall(big[10_000:])
+        answer = read_all(sock)
+    assert answer.startswith(b"HTTP/1.1 4"), answer
+    assert b'"error":' in answer
+
+
 def test_a_flood_of_costly_winner_checks_never_refuses_or_fails_a_move(
     start_server: StartServer,
 ) -> None:
