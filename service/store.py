@@ -238,7 +238,7 @@ class _GameCache:
     def weigh(self, game_id: str, entry: _CachedGame) -> None:
         """Count ``entry``'s new size, and drop the oldest games if the cache is too big."""
         game = entry.game
-        weight = 0 if game is None else len(game) + game.rules.cells
+        weight = 1 if game is None else 1 + len(game) + game.rules.cells
         with self._lock:
             self._weight += weight - entry.weight
             entry.weight = weight
@@ -489,14 +489,27 @@ class GameStore:
             return [game_id for _, game_id in rows[:limit]], int(rows[limit - 1][0])
         return [game_id for _, game_id in rows], None
 
+    @contextmanager
+    def _cached(self, game_id: str) -> Iterator[_CachedGame]:
+        """The cache entry of ``game_id``, locked; dropped again if there is no such game."""
+        # Text that is no game id never gets an entry.
+        if not _IS_GAME_ID(game_id):
+            raise GameNotFoundError(f"there is no game {game_id!r}")
+        entry = self._cache.entry(game_id)
+        try:
+            with entry.lock:
+                yield entry
+        except GameNotFoundError:
+            self._cache.evict(game_id)  # Unknown ids must not fill the cache.
+            raise
+
     def read_state(self, game_id: str) -> tuple[GameRecord, Outcome | None]:
         """The game's record and outcome (None while in progress).
 
         Raises:
             GameNotFoundError: no game has this id.
         """
-        entry = self._cache.entry(game_id)
-        with entry.lock, self._transaction() as connection:
+        with self._cached(game_id) as entry, self._transaction() as connection:
             record, count = self._record(connection, game_id)
             game = self._caught_up(connection, record, count, entry)
             return record, game.outcome()
@@ -507,8 +520,7 @@ class GameStore:
         Raises:
             GameNotFoundError: no game has this id.
         """
-        entry = self._cache.entry(game_id)
-        with entry.lock, self._transaction() as connection:
+        with self._cached(game_id) as entry, self._transaction() as connection:
             record, count = self._record(connection, game_id)
             game = self._caught_up(connection, record, count, entry)
             return StoredGame(game_id, record.players, game.copy())
@@ -616,10 +628,9 @@ class GameStore:
         apply: Callable[[Game, Player], Move],
     ) -> int:
         """Apply one engine move by ``player_id`` to the stored game and store it, atomically."""
-        entry = self._cache.entry(game_id)
         # IMMEDIATE takes the write lock before reading, so the moves read
         # are still the last ones when the new move is inserted.
-        with entry.lock, self._transaction("IMMEDIATE") as connection:
+        with self._cached(game_id) as entry, self._transaction("IMMEDIATE") as connection:
             record, count = self._record(connection, game_id)
             player = record.player_index(player_id)
             record.authorize(player, token)

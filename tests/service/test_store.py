@@ -195,3 +195,14 @@ def test_the_cache_stays_within_its_weight(tmp_path: Path) -> None:
     for game_id in ids:  # Evicted games are replayed again, correctly.
         assert store.play(game_id=game_id, player_id="b", column=3) == 1
     store.close()
+
+
+def test_unknown_game_ids_leave_nothing_in_the_cache(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.db")
+    for number in range(200):
+        with pytest.raises(GameNotFoundError):
+            store.read_state(f"{number:032x}")
+        with pytest.raises(GameNotFoundError):
+            store.play(game_id=f"{number:032x}", player_id="a", column=0)
+    assert len(store._cache._entries) == 0
+    store.close()
