@@ -21,6 +21,7 @@ __all__ = [
     "MAX_CONNECTIONS",
     "WINNER_WORKERS",
     "WINNER_WAITING",
+    "WINNER_REFUSAL_PAUSE",
 ]
 
 MAX_SIZE = 100
@@ -66,6 +67,14 @@ MAX_CONNECTIONS = 1000
 WINNER_WORKERS = 1
 """Worker processes that run winner checks: one core of two for them at most,
 so that move posting keeps the other."""
+
+WINNER_REFUSAL_PAUSE = 0.5
+"""Seconds a refused winner check waits before its 503 is sent.
+
+Waiting costs the server nothing, and it keeps a client looping on the
+check from turning refusals into a flood of their own: with 64 such
+clients and no pause, refusals (23,000 in a run) cut the move rate to
+0.08 of its quiet value (bench/service_load.py --flood 64)."""
 
 WINNER_WAITING = 32
 """Winner checks that may wait for a worker; more at once are answered 503.

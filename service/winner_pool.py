@@ -4,9 +4,9 @@ A check costs up to some 10 ms of CPU (the engine's search budget). Run in
 the server's own threads, a flood of them would hold the interpreter lock
 and starve move posting; in a separate process they take at most
 :data:`~service.limits.WINNER_WORKERS` cores. At most ``workers + waiting``
-checks are in flight; one more is refused at once with
-:class:`~service.errors.WinnerBusyError` (503), which costs the server
-almost nothing, so a flood degrades into quick refusals.
+checks are in flight; one more is refused with
+:class:`~service.errors.WinnerBusyError` (503) after a short pause, which
+costs the server almost nothing, so a flood is paced, not served.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from engine.board_check import BoardVerdict, check_board
 
 from .errors import WinnerBusyError
-from .limits import WINNER_WAITING, WINNER_WORKERS
+from .limits import WINNER_REFUSAL_PAUSE, WINNER_WAITING, WINNER_WORKERS
 
 __all__ = ["WinnerPool", "shared_pool"]
 
@@ -49,9 +49,15 @@ class WinnerPool:
     The processes start on the first check and are restarted if one dies.
     """
 
-    def __init__(self, workers: int = WINNER_WORKERS, waiting: int = WINNER_WAITING) -> None:
+    def __init__(
+        self,
+        workers: int = WINNER_WORKERS,
+        waiting: int = WINNER_WAITING,
+        refusal_pause: float = WINNER_REFUSAL_PAUSE,
+    ) -> None:
         self.workers = workers
         self.capacity = workers + waiting
+        self.refusal_pause = refusal_pause
         self.in_flight = 0
         self.refused = 0
         self._lock = threading.Lock()
@@ -80,13 +86,19 @@ class WinnerPool:
             RulesError, BoardError: as :func:`engine.board_check.check_board`.
         """
         with self._lock:
-            if self.in_flight >= self.capacity:
+            full = self.in_flight >= self.capacity
+            if full:
                 self.refused += 1
-                raise WinnerBusyError(
-                    f"{self.in_flight} winner checks are in progress, the most at once; "
-                    "try again in a moment"
-                )
-            self.in_flight += 1
+            else:
+                self.in_flight += 1
+        if full:
+            # Answer late, at no cost to the server, so a looping client
+            # cannot turn refusals into a flood.
+            await asyncio.sleep(self.refusal_pause)
+            raise WinnerBusyError(
+                f"{self.capacity} winner checks are in progress or waiting, the most at "
+                "once; try again in a moment"
+            )
         try:
             executor = self._pool()
             try:

@@ -23,8 +23,8 @@ def check(pool: WinnerPool) -> str:
         return "busy"
 
 
-def test_checks_beyond_the_capacity_are_refused_at_once() -> None:
-    pool = WinnerPool(workers=1, waiting=1)
+def test_checks_beyond_the_capacity_are_refused() -> None:
+    pool = WinnerPool(workers=1, waiting=1, refusal_pause=0)
 
     async def three_at_once() -> list[object]:
         checks = [pool.check(EMPTY, 6, 7, 4, "A") for _ in range(3)]
@@ -35,7 +35,7 @@ def test_checks_beyond_the_capacity_are_refused_at_once() -> None:
     finally:
         pool.close()
     # The first two take the worker and the one waiting place; the third is
-    # refused before anything is sent to the worker.
+    # refused without anything sent to the worker.
     assert outcomes[:2] == [BoardVerdict("X", True)] * 2
     assert isinstance(outcomes[2], WinnerBusyError)
     assert (pool.refused, pool.in_flight) == (1, 0)
