@@ -31,6 +31,7 @@ import hashlib
 import hmac
 import json
 import os
+import pathlib
 import re
 import secrets
 import sqlite3
@@ -310,6 +311,7 @@ class GameStore:
         # handler, which sleeps up to 100 ms at a time between tries.
         self._write_lock = threading.Lock()
         self._cache = _GameCache(cache_weight)
+        self._opened = False  # Until the file is made and set up.
         try:
             connection = self._connection()
             connection.execute("PRAGMA journal_mode=WAL")
@@ -326,21 +328,30 @@ class GameStore:
             raise _storage_error(error, self.path) from error
         status = os.stat(self.path)
         self._identity = (status.st_dev, status.st_ino)
+        self._opened = True
 
     # --- Connections and transactions -------------------------------------
 
     def _connection(self) -> sqlite3.Connection:
         connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
         if connection is None:
+            # Only the store's first connection may create the file: a later
+            # one must never make an empty database where the file went missing.
+            mode = "rw" if self._opened else "rwc"
+            uri = f"{pathlib.Path(self.path).resolve().as_uri()}?mode={mode}"
             # Autocommit mode: transactions are the explicit BEGINs below.
             connection = sqlite3.connect(
-                self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
+                uri,
+                uri=True,
+                timeout=BUSY_TIMEOUT,
+                isolation_level=None,
+                check_same_thread=False,
             )
             connection.execute("PRAGMA synchronous=NORMAL")
             connection.execute("PRAGMA foreign_keys=ON")
             if self.max_pages is not None:
                 connection.execute(f"PRAGMA max_page_count={int(self.max_pages)}")
-            if self.read_only and self._connections:  # The first is set up in __init__.
+            if self.read_only and self._opened:  # The first is set up in __init__.
                 connection.execute("PRAGMA query_only=ON")
             self._local.connection = connection
             with self._lock:

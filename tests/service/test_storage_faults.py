@@ -99,6 +99,17 @@ def test_a_deleted_file_acknowledges_nothing_more(app_client: TestClient, db: Pa
     assert not db.exists()
 
 
+def test_new_connections_never_make_an_empty_database_where_the_file_was(
+    app_client: TestClient, db: Path
+) -> None:
+    game_id = new_game(app_client)
+    app_client.app.state.store.close()  # type: ignore[attr-defined]
+    db.unlink()
+    assert_storage_error(move(app_client, game_id, 0), "storage_missing")
+    assert_storage_error(app_client.get("/drop_token"), "storage_missing")
+    assert not db.exists()
+
+
 def test_a_replaced_file_is_503_storage_replaced_until_the_original_is_back(
     app_client: TestClient, db: Path, tmp_path: Path
 ) -> None:
