@@ -27,12 +27,21 @@ from .limits import WINNER_REFUSAL_PAUSE, WINNER_WAITING, WINNER_WORKERS
 __all__ = ["WinnerPool", "shared_pool"]
 
 
-def _exit_with_parent() -> None:
-    """Worker initializer: end this worker when the server that started it is gone.
+WORKER_NICENESS = 10
+"""How much lower than the server's the workers' CPU priority is: when cores
+are short, the scheduler gives them to the server's requests first."""
 
-    A server killed with SIGKILL cannot stop its workers; without this they
-    would live on, holding the server's inherited output open.
+
+def _set_up_worker() -> None:
+    """Worker initializer: run at a lower priority, and end with the server.
+
+    A server killed with SIGKILL cannot stop its workers; without the watch
+    they would live on, holding the server's inherited output open.
     """
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:
+        pass  # Not allowed here: the workers run at the server's priority.
     parent = os.getppid()
 
     def watch() -> None:
@@ -71,7 +80,7 @@ class WinnerPool:
                 self._executor = ProcessPoolExecutor(
                     self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_exit_with_parent,
+                    initializer=_set_up_worker,
                 )
             return self._executor
 
