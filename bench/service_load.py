@@ -1,13 +1,25 @@
 """Load test of the drop-token service: many clients play many games to the end at once.
 
-Starts ``python -m service`` on a free port with a temporary database (or
-targets ``--url``), lets ``--clients`` threads play ``--games`` games of
-random legal moves (a few players quit now and then), then prints moves per
-second, request latency percentiles and errors, and checks every game: its
-stored move list, replayed through the engine, must give the state and
-winner the server reports and the moves the client played.
+For each count of ``--clients`` (16, 64 and 256 by default), starts
+``python -m service`` on a free port with a fresh temporary database (or
+targets ``--url``), lets that many threads play ``--games`` games of random
+legal moves (a few players quit now and then), then prints moves per second,
+request latency percentiles and errors, and checks every game: its stored
+move list, replayed through the engine, must give the state and winner the
+server reports and the moves the client played.
 
-    python bench/service_load.py --games 1000 --clients 16
+With ``--long-game``, also plays one 100 x 100 game of 7 players to 9,990
+moves and compares the latency of a move post, a move read and a state read
+near its start and near its end (the ratio should be near 1: no request
+replays the game).
+
+With ``--flood N``, each count is run in pairs on the same server (``--repeat``
+pairs, 3 by default), the second of each pair while N more threads loop on
+the costliest winner check within the limits; the table shows each pair's
+moves/s ratio, flood over quiet, and their median (the issue's target: at
+least 0.5).
+
+    python bench/service_load.py --games 300 --clients 16,64,256 --flood 8 --long-game
 """
 
 from __future__ import annotations
@@ -188,10 +200,136 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(fraction * len(sorted_values)))]
 
 
+# Within the limits (6 x 7), and among the costliest: every rule holds but no
+# order of turns builds it, which the search cannot settle in its budget.
+COSTLY_BOARD = "BBBBBBBAAABABAAAABABBBABBAAAABBABBAAABAAAB"
+
+
+@dataclass
+class Summary:
+    clients: int
+    flood: int
+    moves: int
+    elapsed: float
+    latencies: list[float]
+    errors: list[str]
+    problems: list[str]
+    finished: int
+    checks: dict[int, int]
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.moves / self.elapsed
+
+
+def flood_winner(
+    url: str, stop: threading.Event, checks: dict[int, int], lock: threading.Lock
+) -> None:
+    """Loop on the costliest winner check until told to stop; count the statuses."""
+    with httpx.Client(base_url=url, timeout=60) as client:
+        while not stop.is_set():
+            status = client.get(f"/winner/{COSTLY_BOARD}").status_code
+            with lock:
+                checks[status] = checks.get(status, 0) + 1
+
+
+def run_load(url: str, args: argparse.Namespace, clients: int, flood: int) -> Summary:
+    """Play ``args.games`` games with ``clients`` threads, ``flood`` more on the winner check."""
+    results = Results()
+    next_game = [0]
+    threads = [
+        threading.Thread(
+            target=play_games,
+            args=(url, next_game, args.games, args, results, args.seed + n),
+        )
+        for n in range(clients)
+    ]
+    stop = threading.Event()
+    checks: dict[int, int] = {}
+    flooders = [
+        threading.Thread(target=flood_winner, args=(url, stop, checks, results.lock))
+        for _ in range(flood)
+    ]
+    for thread in flooders:
+        thread.start()
+    begin = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - begin
+    stop.set()
+    for thread in flooders:
+        thread.join()
+    problems = verify(url, results.played, args)
+    return Summary(
+        clients=clients,
+        flood=flood,
+        moves=sum(len(record.history) for record in results.played),
+        elapsed=elapsed,
+        latencies=sorted(results.latencies),
+        errors=results.errors,
+        problems=problems,
+        finished=len(results.played),
+        checks=checks,
+    )
+
+
+def long_game(url: str) -> None:
+    """Median latencies near move 50 and near move 9,950 of one long game, and their ratio."""
+    players = [f"p{n}" for n in range(7)]
+    # Column after column, seven players: neighbours along every line differ
+    # by 1, 100, 101 or 99 turns, none a multiple of 7, so nobody wins.
+    with httpx.Client(base_url=url, timeout=60) as client:
+        game_id = client.post(
+            "/drop_token", json={"players": players, "rows": 100, "columns": 100}
+        ).json()["gameId"]
+        timings: dict[tuple[str, str], list[float]] = {}
+
+        def timed(phase: str, kind: str, method: str, path: str, **kwargs: object) -> None:
+            begin = time.perf_counter()
+            response = client.request(method, path, **kwargs)  # type: ignore[arg-type]
+            timings.setdefault((phase, kind), []).append(time.perf_counter() - begin)
+            if response.status_code != 200:
+                raise SystemExit(f"{method} {path}: {response.status_code} {response.text}")
+
+        for number in range(9990):
+            phase = "start" if number < 100 else "end" if number >= 9890 else ""
+            path = f"/drop_token/{game_id}/{players[number % 7]}"
+            if not phase:
+                client.post(path, json={"column": number // 100})
+                continue
+            timed(phase, "post a move", "POST", path, json={"column": number // 100})
+            timed(phase, "read a move", "GET", f"/drop_token/{game_id}/moves/{number // 2}")
+            timed(phase, "read the state", "GET", f"/drop_token/{game_id}")
+    print("\none 100 x 100 game, 7 players: median latency near move 50 and near move 9,940")
+    print("| request | near move 50 ms | near move 9,940 ms | ratio |")
+    print("|---|---|---|---|")
+    for kind in ("post a move", "read a move", "read the state"):
+        start = percentile(sorted(timings[("start", kind)]), 0.5)
+        end = percentile(sorted(timings[("end", kind)]), 0.5)
+        print(f"| {kind} | {start * 1000:.2f} | {end * 1000:.2f} | {end / start:.2f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=1000, help="games to play (1000)")
-    parser.add_argument("--clients", type=int, default=16, help="concurrent clients (16)")
+    parser.add_argument(
+        "--clients", default="16,64,256", help="concurrent clients, comma-separated (16,64,256)"
+    )
+    parser.add_argument(
+        "--flood", type=int, default=0,
+        help="also run each count with this many clients looping on the costliest winner check",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=3,
+        help="with --flood, alternate quiet and flooded runs this many times (3): on a "
+        "shared machine one pair is noise",
+    )
+    parser.add_argument(
+        "--long-game", action="store_true",
+        help="also compare request latencies at the start and the end of a 9,990-move game",
+    )
     parser.add_argument("--url", help="target this server instead of starting one")
     parser.add_argument("--rows", type=int, default=4, help="board rows (4)")
     parser.add_argument("--columns", type=int, default=4, help="board columns (4)")
@@ -202,57 +340,86 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026, help="random seed")
     args = parser.parse_args()
 
-    process = None
-    with tempfile.TemporaryDirectory() as folder:
-        if args.url:
-            url = args.url
-        else:
-            process, url = start_server(os.path.join(folder, "bench.db"))
-        try:
-            results = Results()
-            next_game = [0]
-            threads = [
-                threading.Thread(
-                    target=play_games,
-                    args=(url, next_game, args.games, args, results, args.seed + n),
-                )
-                for n in range(args.clients)
-            ]
-            begin = time.perf_counter()
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            elapsed = time.perf_counter() - begin
-            problems = verify(url, results.played, args)
-        finally:
-            if process is not None:
-                process.terminate()
-                process.wait()
+    counts = [int(count) for count in args.clients.split(",")]
+    summaries: list[Summary] = []
+    for clients in counts:
+        with tempfile.TemporaryDirectory() as folder:
+            process = None
+            if args.url:
+                url = args.url
+            else:
+                process, url = start_server(os.path.join(folder, "bench.db"))
+            try:
+                for _ in range(args.repeat if args.flood else 1):
+                    summaries.append(run_load(url, args, clients, 0))
+                    if args.flood:
+                        summaries.append(run_load(url, args, clients, args.flood))
+            finally:
+                if process is not None:
+                    process.terminate()
+                    process.wait()
 
-    moves = sum(len(record.history) for record in results.played)
-    finished = len(results.played)
-    latencies = sorted(results.latencies)
     print(
-        f"games: {finished} played to the end of {args.games}, {args.rows} x {args.columns}, "
-        f"{args.players} players, {args.clients} clients"
+        f"{args.games} games per run, {args.rows} x {args.columns}, {args.players} players; "
+        "moves/s counts quits; latency is every request's (moves, creations)"
     )
-    rate = len(latencies) / elapsed
-    print(f"time: {elapsed:.2f} s for {len(latencies)} requests ({rate:.0f}/s)")
-    print(f"moves: {moves} ({moves / elapsed:.0f} moves/s, quits included)")
     print(
-        f"latency: p50 {percentile(latencies, 0.50) * 1000:.1f} ms, "
-        f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms, "
-        f"max {latencies[-1] * 1000 if latencies else float('nan'):.1f} ms"
+        "| clients | winner flood | moves/s | p50 ms | p99 ms | max ms | errors "
+        "| checks 200/503 | ratio |"
     )
-    print(f"errors: {len(results.errors)}")
-    for error in results.errors[:10]:
-        print("  ", error)
-    print(f"verified: {finished - len({p.split(':')[0] for p in problems})} of {finished} games "
-          f"replay through the engine to the server's state and winner")
-    for problem in problems[:10]:
-        print("  ", problem)
-    if results.errors or problems or finished != args.games:
+    print("|---|---|---|---|---|---|---|---|---|")
+    failed = False
+    quiet: dict[int, float] = {}
+    ratios: dict[int, list[float]] = {}
+    for summary in summaries:
+        latencies = summary.latencies
+        if summary.flood == 0:
+            quiet[summary.clients] = summary.moves_per_second
+            ratio = ""
+        else:
+            value = summary.moves_per_second / quiet[summary.clients]
+            ratios.setdefault(summary.clients, []).append(value)
+            ratio = f"{value:.2f}"
+        checks = (
+            f"{summary.checks.get(200, 0)}/{summary.checks.get(503, 0)}" if summary.flood else ""
+        )
+        print(
+            f"| {summary.clients} | {summary.flood or ''} | {summary.moves_per_second:.0f} "
+            f"| {percentile(latencies, 0.50) * 1000:.1f} "
+            f"| {percentile(latencies, 0.99) * 1000:.1f} "
+            f"| {latencies[-1] * 1000 if latencies else float('nan'):.1f} "
+            f"| {len(summary.errors)} | {checks} | {ratio} |"
+        )
+        for error in summary.errors[:5]:
+            print("  ", error)
+        for problem in summary.problems[:5]:
+            print("  ", problem)
+        unexpected = set(summary.checks) - {200, 503}
+        if summary.errors or summary.problems or summary.finished != args.games or unexpected:
+            failed = True
+    for clients, values in ratios.items():
+        ordered = sorted(values)
+        print(
+            f"{clients} clients: moves/s under the flood over the quiet run just before, "
+            f"median of {len(ordered)}: {ordered[len(ordered) // 2]:.2f} "
+            f"(each: {', '.join(f'{value:.2f}' for value in values)})"
+        )
+    print("every game verified: stored moves replay through the engine to the server's answers"
+          if not failed else "FAILED: see the errors above")
+    if args.long_game:
+        with tempfile.TemporaryDirectory() as folder:
+            process = None
+            if args.url:
+                url = args.url
+            else:
+                process, url = start_server(os.path.join(folder, "long.db"))
+            try:
+                long_game(url)
+            finally:
+                if process is not None:
+                    process.terminate()
+                    process.wait()
+    if failed:
         raise SystemExit(1)
 
 

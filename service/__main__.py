@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 import uvicorn
 
+from .errors import StorageError
+from .guards import GuardedH11Protocol
+from .limits import KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS, MAX_HEADER_BYTES, WINNER_WAITING
 from .main import DEFAULT_DB, create_app
+from .winner_pool import WinnerPool
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Parse the options and serve until interrupted."""
+    """Parse the options and serve until interrupted.
+
+    A database file that cannot be opened ends the program at once: one
+    line on stderr, exit status 1.
+    """
     parser = argparse.ArgumentParser(
         prog="python -m service",
         description="Serve the drop-token game API and the board winner check.",
@@ -21,14 +30,80 @@ def main(argv: list[str] | None = None) -> None:
         "--db", default=DEFAULT_DB, metavar="FILE", help=f"SQLite database file ({DEFAULT_DB})"
     )
     parser.add_argument(
+        "--max-db-pages",
+        type=int,
+        metavar="N",
+        help="cap the database at N pages of 4 KiB; beyond, writes answer 503 storage_full",
+    )
+    parser.add_argument(
+        "--read-only",
+        action="store_true",
+        help="serve the games but refuse every change with 503 storage_read_only",
+    )
+    parser.add_argument(
+        "--body-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds a request may take to send its body (10)",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds a connection may take to send a request's headers (10)",
+    )
+    parser.add_argument(
+        "--winner-queue",
+        type=int,
+        default=WINNER_WAITING,
+        metavar="N",
+        help=f"winner checks that may wait for the worker; more are 503 ({WINNER_WAITING})",
+    )
+    parser.add_argument(
         "--no-access-log", action="store_true", help="do not log each request"
     )
     args = parser.parse_args(argv)
+    options = {} if args.body_timeout is None else {"body_timeout": args.body_timeout}
+    pool = WinnerPool(waiting=args.winner_queue)
+    try:
+        app = create_app(
+            args.db,
+            max_db_pages=args.max_db_pages,
+            read_only=args.read_only,
+            winner_pool=pool,
+            **options,
+        )
+    except StorageError as error:
+        print(f"python -m service: cannot open the database: {error}", file=sys.stderr)
+        sys.exit(1)
+    protocol: type[GuardedH11Protocol] = GuardedH11Protocol
+    if args.header_timeout is not None:
+
+        class TimedProtocol(GuardedH11Protocol):
+            header_timeout = args.header_timeout
+
+        protocol = TimedProtocol
+    try:
+        _serve(app, args.host, args.port, not args.no_access_log, protocol)
+    finally:
+        pool.close()
+
+
+def _serve(
+    app: object, host: str, port: int, access_log: bool, protocol: type[GuardedH11Protocol]
+) -> None:
+    """uvicorn with the service's limits on connections, headers and idle time."""
     uvicorn.run(
-        create_app(args.db),
-        host=args.host,
-        port=args.port,
-        access_log=not args.no_access_log,
+        app,  # type: ignore[arg-type]
+        host=host,
+        port=port,
+        access_log=access_log,
+        http=protocol,
+        timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        limit_concurrency=MAX_CONNECTIONS,
     )
 
 

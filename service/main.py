@@ -1,8 +1,9 @@
-"""Build the web app: the routers, the store, and one mapping of errors to statuses."""
+"""Build the web app: the routers, the store, the guards, and one mapping of errors to statuses."""
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -25,9 +26,19 @@ from engine import (
     RulesError,
 )
 
-from .errors import ServiceError
+from .errors import HTTP_ERROR_CODES, ServiceError, error_response
+from .guards import RequestLimits
+from .limits import (
+    BODY_TIMEOUT,
+    HEADER_TIMEOUT,
+    MAX_BODY_BYTES,
+    MAX_CONNECTIONS,
+    MAX_HEADER_BYTES,
+)
 from .routers import drop_token, winner
+from .schemas import ERROR_SCHEMA, ErrorOut
 from .store import GameStore
+from .winner_pool import WinnerPool, shared_pool
 
 __all__ = ["DEFAULT_DB", "ENGINE_ERRORS", "create_app"]
 
@@ -47,10 +58,6 @@ ENGINE_ERRORS: dict[type[EngineError], tuple[int, str]] = {
 """Each engine error's HTTP status and error code; the closest base class decides."""
 
 
-def _error(status_code: int, code: str, detail: str) -> JSONResponse:
-    return JSONResponse({"error": code, "detail": detail}, status_code=status_code)
-
-
 async def _engine_error(request: Request, error: Exception) -> JSONResponse:
     for cls in type(error).__mro__:
         if cls in ENGINE_ERRORS:
@@ -60,12 +67,12 @@ async def _engine_error(request: Request, error: Exception) -> JSONResponse:
         status_code, code = 400, "engine_error"
     # A board refusal names its own rule.
     code = getattr(error, "code", code)
-    return _error(status_code, code, str(error))
+    return error_response(status_code, code, str(error))
 
 
 async def _service_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, ServiceError)
-    return _error(error.status_code, error.code, str(error))
+    return error_response(error.status_code, error.code, str(error), dict(error.headers))
 
 
 async def _malformed(request: Request, error: Exception) -> JSONResponse:
@@ -74,18 +81,74 @@ async def _malformed(request: Request, error: Exception) -> JSONResponse:
         f"{'.'.join(str(part) for part in problem['loc'])}: {problem['msg']}"
         for problem in error.errors()
     )
-    return _error(400, "malformed_request", problems or "malformed request")
+    return error_response(400, "malformed_request", problems or "malformed request")
 
 
 async def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, HTTPException)
-    code = str(error.detail).lower().replace(" ", "_")
-    return _error(error.status_code, code, str(error.detail))
+    headers = dict(error.headers or {})
+    if error.status_code == 405:
+        headers["Allow"] = ", ".join(_allowed_methods(request))
+    code = HTTP_ERROR_CODES.get(error.status_code, f"http_{error.status_code}")
+    return error_response(error.status_code, code, str(error.detail), headers)
 
 
-def create_app(db_path: str | os.PathLike[str] = DEFAULT_DB) -> FastAPI:
-    """The app, its games stored in the SQLite file ``db_path`` (created if missing)."""
-    store = GameStore(db_path)
+async def _internal_error(request: Request, error: Exception) -> JSONResponse:
+    # The traceback goes to the server's log, never to the client.
+    return error_response(500, "internal_error", "the server failed; nothing is known to be lost")
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route accepts at this path (Starlette names only the first route's)."""
+    path = request.url.path
+    methods: set[str] = set()
+    for pattern, accepted in request.app.state.route_methods:
+        if pattern.match(path):
+            methods |= accepted
+    return sorted(methods)
+
+
+def _route_methods(routes: list[Any]) -> list[tuple[re.Pattern[str], set[str]]]:
+    """Each route's path pattern and methods (included routers hold theirs apart)."""
+    return [
+        (route.path_regex, set(route.methods))
+        for route in routes
+        if getattr(route, "path_regex", None) is not None and getattr(route, "methods", None)
+    ]
+
+
+_LIMITS_TEXT = (
+    "Every error is JSON: {{\"error\": code, \"detail\": sentence}}. Limits of every "
+    "request: a body of at most {body} bytes (413 request_too_large), sent within "
+    "{body_timeout:g} s of the headers (408 request_timeout); request line and headers of "
+    "at most {header} bytes (431 headers_too_large), sent within {header_timeout:g} s (else "
+    "the connection is closed); at most {connections} connections and requests at once "
+    "(503). Storage faults are 503 with a code of their own and Retry-After; nothing was "
+    "stored."
+)
+
+
+def create_app(
+    db_path: str | os.PathLike[str] = DEFAULT_DB,
+    *,
+    max_db_pages: int | None = None,
+    read_only: bool = False,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    body_timeout: float = BODY_TIMEOUT,
+    winner_pool: WinnerPool | None = None,
+) -> FastAPI:
+    """The app, its games stored in the SQLite file ``db_path`` (created if missing).
+
+    ``max_db_pages`` caps the database's size in pages (4 KiB each);
+    ``read_only`` serves the games and refuses every change (503);
+    ``winner_pool`` runs the winner checks (the process's shared pool if None);
+    the caller that made it closes it.
+
+    Raises:
+        StorageError: the file cannot be opened as the service's database.
+    """
+    store = GameStore(db_path, max_pages=max_db_pages, read_only=read_only)
+    pool = winner_pool or shared_pool()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -95,33 +158,70 @@ def create_app(db_path: str | os.PathLike[str] = DEFAULT_DB) -> FastAPI:
     app = FastAPI(
         title="Connect Four service",
         summary="The drop-token game API and a winner check for board strings.",
-        version="1.0.0",
+        description=_LIMITS_TEXT.format(
+            body=max_body_bytes, body_timeout=body_timeout, header_timeout=HEADER_TIMEOUT,
+            header=MAX_HEADER_BYTES, connections=MAX_CONNECTIONS,
+        ),
+        version="1.1.0",
         lifespan=lifespan,
     )
     app.state.store = store
+    app.state.winner_pool = pool
     app.include_router(drop_token.router)
     app.include_router(winner.router)
+    app.state.route_methods = _route_methods(
+        [*app.router.routes, *drop_token.router.routes, *winner.router.routes]
+    )
     app.add_exception_handler(EngineError, _engine_error)
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(RequestValidationError, _malformed)
     app.add_exception_handler(HTTPException, _http_error)
+    app.add_exception_handler(Exception, _internal_error)
+    app.add_middleware(RequestLimits, max_bytes=max_body_bytes, timeout=body_timeout)
 
     def openapi() -> dict[str, Any]:
-        # Malformed requests answer 400 here, never FastAPI's default 422.
         if app.openapi_schema is None:
-            schema = get_openapi(
-                title=app.title,
-                version=app.version,
-                summary=app.summary,
-                routes=app.routes,
-            )
-            for path in schema["paths"].values():
-                for operation in path.values():
-                    operation.get("responses", {}).pop("422", None)
-            for name in ("HTTPValidationError", "ValidationError"):
-                schema.get("components", {}).get("schemas", {}).pop(name, None)
-            app.openapi_schema = schema
+            app.openapi_schema = _openapi_document(app, max_body_bytes, body_timeout)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
     return app
+
+
+def _openapi_document(app: FastAPI, max_body_bytes: int, body_timeout: float) -> dict[str, Any]:
+    """FastAPI's document, saying what this app really answers.
+
+    Malformed requests answer 400 here, never FastAPI's default 422 (a 422
+    left in the document is the Idempotency-Key's own); every operation
+    with a body also states its size and time limits (413, 408).
+    """
+    schema = get_openapi(
+        title=app.title,
+        version=app.version,
+        summary=app.summary,
+        description=app.description,
+        routes=app.routes,
+    )
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    for name in ("HTTPValidationError", "ValidationError"):
+        components.pop(name, None)
+    components["ErrorOut"] = ErrorOut.model_json_schema()
+    as_json = {"application/json": {"schema": ERROR_SCHEMA}}
+    for path in schema["paths"].values():
+        for operation in path.values():
+            responses = operation.setdefault("responses", {})
+            validation = responses.get("422", {}).get("content", {}).get("application/json", {})
+            if "HTTPValidationError" in str(validation.get("schema", {})):
+                del responses["422"]
+            if "requestBody" in operation:
+                responses["413"] = {
+                    "description": f"The body is larger than {max_body_bytes} bytes "
+                    "(request_too_large).",
+                    "content": as_json,
+                }
+                responses["408"] = {
+                    "description": f"The body was not received within {body_timeout:g} "
+                    "seconds (request_timeout).",
+                    "content": as_json,
+                }
+    return schema

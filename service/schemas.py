@@ -6,14 +6,18 @@ Inputs are strict: a JSON integer is an integer, not ``true``, ``"4"`` or
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
+
+from .limits import MAX_NAME_LENGTH, MAX_PLAYERS, MAX_SIZE, MAX_WINNER_SIZE
 
 __all__ = [
     "MAX_SIZE",
     "MAX_PLAYERS",
     "MAX_NAME_LENGTH",
+    "ERROR_SCHEMA",
+    "error_responses",
     "ErrorOut",
     "GameCreate",
     "GameCreated",
@@ -27,15 +31,6 @@ __all__ = [
     "WinnerOut",
 ]
 
-MAX_SIZE = 100
-"""The most rows, and the most columns, a drop-token board may have."""
-
-MAX_PLAYERS = 100
-"""The most players one drop-token game may have."""
-
-MAX_NAME_LENGTH = 100
-"""The longest player name, in characters."""
-
 # A player's name is a path segment of the move URLs, so it holds no "/".
 PlayerName = Annotated[
     str,
@@ -48,6 +43,10 @@ PlayerName = Annotated[
     ),
 ]
 BoardSize = Annotated[StrictInt, Field(ge=1, le=MAX_SIZE, examples=[4])]
+# The limit is the schema's (malformed_request); below 1 is the engine's bad_rules.
+WinnerSize = Annotated[
+    StrictInt, Field(le=MAX_WINNER_SIZE, description=f"1 to {MAX_WINNER_SIZE}.")
+]
 
 
 class _Input(BaseModel):
@@ -61,15 +60,46 @@ class ErrorOut(BaseModel):
     detail: str = Field(examples=["it is player 0's turn, not player 1's"])
 
 
+ERROR_SCHEMA = {"$ref": "#/components/schemas/ErrorOut"}
+"""Where the OpenAPI document defines :class:`ErrorOut`."""
+
+
+def error_responses(**descriptions: str) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI responses for error statuses, e.g. ``error_responses(e404="Game not found.")``.
+
+    Always JSON, whatever the route's own answers are (the winner check's
+    GET answers plain text, its errors JSON).
+    """
+    return {
+        int(name[1:]): {
+            "description": text,
+            "content": {"application/json": {"schema": ERROR_SCHEMA}},
+        }
+        for name, text in descriptions.items()
+    }
+
+
 # --- Drop token ---------------------------------------------------------------
 
 
 class GameCreate(_Input):
     """A new game: its players in turn order and its board size."""
 
-    players: list[PlayerName] = Field(min_length=2, max_length=MAX_PLAYERS)
+    players: list[PlayerName] = Field(
+        min_length=2,
+        max_length=MAX_PLAYERS,
+        json_schema_extra={"uniqueItems": True},
+        description="Distinct names, in turn order.",
+    )
     columns: BoardSize
     rows: BoardSize
+    tokens: StrictBool = Field(
+        default=False,
+        description=(
+            "Ask for one secret token per player: the game's moves and quits then need "
+            "the player's token as 'Authorization: Bearer <token>'."
+        ),
+    )
 
     @field_validator("players")
     @classmethod
@@ -80,11 +110,20 @@ class GameCreate(_Input):
 
 
 class GameCreated(BaseModel):
+    """The new game's id; its players' tokens, by name, only if they were asked for."""
+
     gameId: str
+    tokens: dict[str, str] | None = None
 
 
 class GameList(BaseModel):
+    """Ids of games in progress, oldest first; ``next`` (paged lists only) starts the next page."""
+
     games: list[str]
+    next: int | None = Field(
+        default=None,
+        description="Paged lists only: pass it as 'after' for the next page; absent on the last.",
+    )
 
 
 class GameState(BaseModel):
@@ -96,7 +135,7 @@ class GameState(BaseModel):
 
 
 class MoveIn(_Input):
-    column: StrictInt = Field(examples=[2])
+    column: StrictInt = Field(examples=[2], description="From 0 at the left.")
 
 
 class MovePosted(BaseModel):
@@ -121,12 +160,17 @@ class MoveList(BaseModel):
 class WinnerIn(_Input):
     """A board string (rows top to bottom, each left to right; A, B or X) and its rules."""
 
-    board: StrictStr = Field(examples=["X" * 35 + "AAAABBB"])
-    rows: StrictInt = 6
-    columns: StrictInt = 7
-    connect: StrictInt = 4
+    board: StrictStr = Field(
+        max_length=MAX_WINNER_SIZE * MAX_WINNER_SIZE, examples=["X" * 35 + "AAAABBB"]
+    )
+    rows: WinnerSize = 6
+    columns: WinnerSize = 7
+    connect: WinnerSize = 4
     first: StrictStr = Field(default="A", description='Who moved first: "A" or "B".')
 
 
 class WinnerOut(BaseModel):
+    """``orderVerified`` is false when the search for an order of turns ran out of budget."""
+
     winner: Literal["A", "B", "X"]
+    orderVerified: bool

@@ -13,6 +13,7 @@ from engine.board_check import (
     BoardCharacterError,
     BoardError,
     BoardLengthError,
+    BoardVerdict,
     BothPlayersWonError,
     DisjointChainsError,
     FloatingPieceError,
@@ -20,6 +21,7 @@ from engine.board_check import (
     MoveOrderError,
     PieceCountError,
     board_winner,
+    check_board,
 )
 
 
@@ -412,7 +414,51 @@ def test_every_string_of_a_tiny_board_is_refused_unless_a_game_reaches_it(
     for cells in itertools.product("ABX", repeat=rows * columns):
         text = "".join(cells)
         if text in reached:
-            assert board_winner(text, rows, columns, connect) == reached[text], text
+            verdict = check_board(text, rows, columns, connect)
+            assert verdict == BoardVerdict(reached[text], True), text
         else:
             with pytest.raises(BoardError):
                 board_winner(text, rows, columns, connect)
+
+
+# --- The bounded search --------------------------------------------------------
+
+# On 6 x 7: text, gravity, counts and chains are fine (B won last), but no
+# order of turns builds it, and proving that takes more than a million units.
+COSTLY = "BBBBBBBAAABABAAAABABBBABBAAAABBABBAAABAAAB"
+
+
+def test_a_board_beyond_the_budget_is_answered_unverified() -> None:
+    assert check_board(COSTLY) == BoardVerdict("B", False)
+    assert board_winner(COSTLY) == "B"
+
+
+def test_the_same_board_with_budget_enough_is_refused() -> None:
+    with pytest.raises(MoveOrderError):
+        check_board(COSTLY, search_limit=10**8)
+
+
+def test_a_spent_budget_still_checks_every_other_rule() -> None:
+    with pytest.raises(FloatingPieceError):
+        check_board("AXXX" "XXXX" "XXXX" "BXXX", rows=4, columns=4, search_limit=0)
+    assert check_board(board(*[EMPTY_ROW] * 5, "ABXXXXX"), search_limit=0) == BoardVerdict(
+        "X", False
+    )
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_games_on_boards_up_to_16_by_16_are_verified_within_the_budget(
+    seed: int,
+) -> None:
+    """The service's largest boards: a reachable board is found in one descent."""
+    import random
+
+    chooser = random.Random(seed)
+    rows, columns = chooser.choice([(16, 16), (10, 16), (16, 7)])
+    connect = chooser.choice([4, 8, 16])
+    game = Game(Rules(rows, columns, connect))
+    stop = chooser.randrange(rows * columns + 1)
+    while not game.is_over() and len(game) < stop:
+        game.play(chooser.choice(game.legal_moves()))
+    verdict = check_board(as_string(game), rows, columns, connect)
+    assert verdict == BoardVerdict(engine_answer(game), True)

@@ -3,19 +3,22 @@
 Columns and move numbers count from 0; a move number indexes the full move
 list, quits included. Every rule (turns, full columns, wins, draws, quits)
 is the engine's; these routes only translate between HTTP and the store.
+Beyond the seed: optional player tokens, retries made safe by an
+``Idempotency-Key`` header, and paged game lists; each is opt-in, so a
+client of the seed API sees the seed API.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Response, status
+from fastapi import APIRouter, Header, Path, Query, Response, status
 
 from engine import GameOverError, Move
 
-from ..errors import BadRangeError, GameDoneError, MoveNotFoundError
+from ..errors import GameDoneError
+from ..limits import MAX_KEY_LENGTH, MAX_PAGE
 from ..schemas import (
-    ErrorOut,
     GameCreate,
     GameCreated,
     GameList,
@@ -24,72 +27,143 @@ from ..schemas import (
     MoveList,
     MoveOut,
     MovePosted,
+    error_responses,
 )
-from ..store import GAME_ID_PATTERN, StoredGame, StoreDep
+from ..store import GameRecord, StoreDep
 
 router = APIRouter(prefix="/drop_token", tags=["drop token"])
 
-# Game ids are 32 hex digits: any other text is a malformed request (400),
-# while a well-formed id that names no game is not found (404). DELETE lists
-# no 400, so there any id that names no game is simply not found.
+# Any text that names no game is not found (404), whatever it looks like: a
+# client cannot know the id format. The store refuses ids that are not 32 hex
+# digits before they reach the database.
 GameId = Annotated[
-    str,
-    Path(
-        alias="gameId",
-        pattern=GAME_ID_PATTERN,
-        description="The id POST /drop_token gave (32 hex digits).",
+    str, Path(alias="gameId", description="The id POST /drop_token gave (32 hex digits).")
+]
+PlayerId = Annotated[str, Path(alias="playerId", description="A player's name.")]
+Authorization = Annotated[
+    str | None,
+    Header(
+        description=(
+            "'Bearer <token>': the player's token, for a game created with tokens "
+            "(ignored otherwise)."
+        )
     ),
 ]
-AnyGameId = Annotated[str, Path(alias="gameId", description="The id POST /drop_token gave.")]
-PlayerId = Annotated[str, Path(alias="playerId", description="A player's name.")]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=MAX_KEY_LENGTH,
+        description=(
+            "Any text unique to this request, to retry it safely: a move or quit already "
+            "stored in this game with the same key is answered again as the first time, "
+            "and nothing more is stored. The same key with another request is 422."
+        ),
+    ),
+]
+
+_STORAGE = {
+    "e503": (
+        "The database cannot be used (storage_full, storage_read_only, storage_corrupt, "
+        "storage_missing, storage_replaced, storage_busy, storage_unavailable); nothing "
+        "was stored. Retry after Retry-After."
+    )
+}
+_AUTH = {
+    "e401": "The game was created with tokens and no 'Authorization: Bearer' was sent.",
+    "e403": "The token is not this player's.",
+}
+_KEY = {
+    "e422": (
+        "The Idempotency-Key was sent before with another request (idempotency_key_reused)."
+    )
+}
 
 
-def _errors(**descriptions: str) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI responses for error statuses, e.g. ``_errors(e404="Game not found.")``."""
-    return {
-        int(name[1:]): {"model": ErrorOut, "description": text}
-        for name, text in descriptions.items()
-    }
+def _bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, or None."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
 
 
-def _move_out(stored: StoredGame, move: Move) -> MoveOut:
-    player = stored.players[move.player]
+def _move_out(record: GameRecord, move: Move) -> MoveOut:
+    player = record.players[move.player]
     if move.column is None:
         return MoveOut(type="QUIT", player=player)
     return MoveOut(type="MOVE", player=player, column=move.column)
 
 
-@router.get("", response_model=GameList)
-def read_games(store: StoreDep) -> GameList:
-    """Return all in-progress games."""
-    return GameList(games=store.in_progress_game_ids())
+@router.get(
+    "",
+    response_model=GameList,
+    response_model_exclude_none=True,
+    responses=error_responses(
+        e400=f"Malformed request: limit not 1 to {MAX_PAGE}, or after not a whole number.",
+        **_STORAGE,
+    ),
+)
+def read_games(
+    store: StoreDep,
+    limit: Annotated[
+        int | None,
+        Query(
+            ge=1,
+            le=MAX_PAGE,
+            description=f"Page size, 1 to {MAX_PAGE} ({MAX_PAGE} if only after is given).",
+        ),
+    ] = None,
+    after: Annotated[
+        int | None,
+        Query(ge=0, description="The previous page's next: the page starts after that position."),
+    ] = None,
+) -> GameList:
+    """Return all in-progress games, oldest first; with limit or after, one page of them."""
+    if limit is None and after is None:
+        return GameList(games=store.in_progress_game_ids())
+    games, following = store.in_progress_page(after=after or 0, limit=limit or MAX_PAGE)
+    return GameList(games=games, next=following)
 
 
 @router.post(
     "",
     response_model=GameCreated,
-    responses=_errors(e400="Malformed request: players, rows or columns."),
+    response_model_exclude_none=True,
+    responses=error_responses(
+        e400=(
+            "Malformed request: players (2 to 100 distinct names of 1 to 100 characters, "
+            "no '/'), rows or columns (1 to 100), tokens (a boolean)."
+        ),
+        **_STORAGE,
+    ),
 )
 def create_game(body: GameCreate, store: StoreDep) -> GameCreated:
-    """Create a new game; four in a row wins on any board size."""
-    game_id = store.create_game(players=body.players, rows=body.rows, columns=body.columns)
-    return GameCreated(gameId=game_id)
+    """Create a new game; four in a row wins on any board size.
+
+    With "tokens": true, the answer also holds one secret token per player;
+    the game's moves and quits then need 'Authorization: Bearer <token>'.
+    """
+    created = store.create_game(
+        players=body.players, rows=body.rows, columns=body.columns, tokens=body.tokens
+    )
+    return GameCreated(gameId=created.game_id, tokens=created.tokens)
 
 
 @router.get(
     "/{gameId}",
     response_model=GameState,
     response_model_exclude_unset=True,
-    responses=_errors(e400="Malformed request: not a game id.", e404="Game not found."),
+    responses=error_responses(e404="Game not found.", **_STORAGE),
 )
 def read_game(game_id: GameId, store: StoreDep) -> GameState:
     """Get the state of the game (no winner key while in progress, null after a draw)."""
-    stored = store.read_game(game_id)
-    players = list(stored.players)
-    outcome = stored.game.outcome()
+    record, outcome = store.read_state(game_id)
+    players = list(record.players)
     if outcome is None:
         return GameState(players=players, state="IN_PROGRESS")
-    winner = None if outcome.winner is None else stored.players[outcome.winner]
+    winner = None if outcome.winner is None else record.players[outcome.winner]
     return GameState(players=players, state="DONE", winner=winner)
 
 
@@ -97,12 +171,13 @@ def read_game(game_id: GameId, store: StoreDep) -> GameState:
     "/{gameId}/moves",
     response_model=MoveList,
     response_model_exclude_none=True,
-    responses=_errors(
+    responses=error_responses(
         e400=(
-            "Malformed request: not a game id; start or until negative, "
-            "not an integer, or reversed."
+            "Malformed request: start or until negative or not an integer; "
+            "until before start (bad_range)."
         ),
         e404="Game not found, or start is past the last move.",
+        **_STORAGE,
     ),
 )
 def read_moves(
@@ -110,36 +185,46 @@ def read_moves(
     store: StoreDep,
     start: Annotated[int | None, Query(ge=0, description="First move number.")] = None,
     until: Annotated[
-        int | None, Query(ge=0, description="Last move number, inclusive.")
+        int | None,
+        Query(
+            ge=0,
+            description="Last move number, inclusive; not before start; past the end is the end.",
+        ),
     ] = None,
 ) -> MoveList:
     """Get the moves played, or those from start to until inclusive."""
-    stored = store.read_game(game_id)
-    history = stored.game.history
-    if start is not None and until is not None and until < start:
-        raise BadRangeError(f"until {until} is before start {start}")
-    if start is not None and start >= len(history):
-        raise MoveNotFoundError(
-            f"start {start} is past the last move of game {game_id!r} "
-            f"({len(history)} moves)"
-        )
-    first = 0 if start is None else start
-    last = len(history) - 1 if until is None else min(until, len(history) - 1)
-    return MoveList(moves=[_move_out(stored, move) for move in history[first : last + 1]])
+    record, moves = store.read_moves(game_id, start, until)
+    return MoveList(moves=[_move_out(record, move) for move in moves])
 
 
 @router.post(
     "/{gameId}/{playerId}",
     response_model=MovePosted,
-    responses=_errors(
+    responses=error_responses(
         e400="Malformed input, or an illegal move: column full or off the board, game over.",
+        **_AUTH,
         e404="Game not found, or the player is not part of it (or has quit).",
         e409="It is not this player's turn.",
+        **_KEY,
+        **_STORAGE,
     ),
 )
-def create_move(game_id: GameId, player_id: PlayerId, body: MoveIn, store: StoreDep) -> MovePosted:
+def create_move(
+    game_id: GameId,
+    player_id: PlayerId,
+    body: MoveIn,
+    store: StoreDep,
+    authorization: Authorization = None,
+    idempotency_key: IdempotencyKey = None,
+) -> MovePosted:
     """Post a move: drop the player's token into a column."""
-    number = store.play(game_id=game_id, player_id=player_id, column=body.column)
+    number = store.play(
+        game_id=game_id,
+        player_id=player_id,
+        column=body.column,
+        token=_bearer(authorization),
+        key=idempotency_key,
+    )
     return MovePosted(move=f"{game_id}/moves/{number}")
 
 
@@ -147,9 +232,10 @@ def create_move(game_id: GameId, player_id: PlayerId, body: MoveIn, store: Store
     "/{gameId}/moves/{move_number}",
     response_model=MoveOut,
     response_model_exclude_none=True,
-    responses=_errors(
-        e400="Malformed request: not a game id, or the move number is negative or not an integer.",
+    responses=error_responses(
+        e400="Malformed request: the move number is negative or not an integer.",
         e404="Game or move not found.",
+        **_STORAGE,
     ),
 )
 def read_move(
@@ -158,13 +244,8 @@ def read_move(
     store: StoreDep,
 ) -> MoveOut:
     """Return the move."""
-    stored = store.read_game(game_id)
-    history = stored.game.history
-    if move_number >= len(history):
-        raise MoveNotFoundError(
-            f"game {game_id!r} has no move {move_number} ({len(history)} moves)"
-        )
-    return _move_out(stored, history[move_number])
+    record, move = store.read_move(game_id, move_number)
+    return _move_out(record, move)
 
 
 @router.delete(
@@ -173,16 +254,31 @@ def read_move(
     response_class=Response,
     responses={
         202: {"description": "The player has quit."},
-        **_errors(
+        **error_responses(
+            e400="Malformed request: an Idempotency-Key longer than 100 characters.",
+            **_AUTH,
             e404="Game not found, or the player is not part of it (or has quit).",
             e410="The game is already in DONE state.",
+            **_KEY,
+            **_STORAGE,
         ),
     },
 )
-def delete_player(game_id: AnyGameId, player_id: PlayerId, store: StoreDep) -> Response:
+def delete_player(
+    game_id: GameId,
+    player_id: PlayerId,
+    store: StoreDep,
+    authorization: Authorization = None,
+    idempotency_key: IdempotencyKey = None,
+) -> Response:
     """Player quits from game; the last player left wins."""
     try:
-        store.quit(game_id=game_id, player_id=player_id)
+        store.quit(
+            game_id=game_id,
+            player_id=player_id,
+            token=_bearer(authorization),
+            key=idempotency_key,
+        )
     except GameOverError as error:
         raise GameDoneError(str(error)) from error
     return Response(status_code=status.HTTP_202_ACCEPTED)

@@ -52,18 +52,22 @@ def free_port() -> int:
 
 
 class Server:
-    """``python -m service`` in a child process, on 127.0.0.1."""
+    """``python -m service`` in a child process on 127.0.0.1, ``options`` on its command line."""
 
-    def __init__(self, db: Path, port: int) -> None:
+    def __init__(self, db: Path, port: int, options: tuple[str, ...] = ()) -> None:
         self.db = db
         self.port = port
+        self.options = options
         self.url = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen[bytes] | None = None
 
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "service", "--port", str(self.port), "--db", str(self.db),
+                "--no-access-log", *self.options]
+
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "service", "--port", str(self.port), "--db", str(self.db),
-             "--no-access-log"],
+            self.command(),
             cwd=REPOSITORY,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -95,12 +99,12 @@ class Server:
 
 
 @pytest.fixture
-def start_server(tmp_path: Path) -> Iterator[Callable[[Path | None], Server]]:
+def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     """Start real servers (on a database in tmp_path unless told); stop them all after."""
     servers: list[Server] = []
 
-    def start(db: Path | None = None) -> Server:
-        server = Server(db or tmp_path / "server.db", free_port())
+    def start(db: Path | None = None, *options: str) -> Server:
+        server = Server(db or tmp_path / "server.db", free_port(), options)
         servers.append(server)
         server.start()
         return server
@@ -114,3 +118,16 @@ def start_server(tmp_path: Path) -> Iterator[Callable[[Path | None], Server]]:
 def new_game() -> Callable[..., str]:
     """The create_game helper, for tests to create games through any client."""
     return create_game
+
+
+@pytest.fixture
+def run_service() -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Run ``python -m service`` on a database to its end (for start-ups that must fail)."""
+
+    def run(db: Path, *options: str) -> subprocess.CompletedProcess[str]:
+        server = Server(db, free_port(), options)
+        return subprocess.run(
+            server.command(), cwd=REPOSITORY, capture_output=True, text=True, timeout=120
+        )
+
+    return run

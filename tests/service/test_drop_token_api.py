@@ -142,8 +142,12 @@ def test_state_of_an_unknown_game(client: TestClient) -> None:
     assert_error(client.get(f"/drop_token/{UNKNOWN_GAME}"), 404, "game_not_found")
 
 
-def test_state_of_a_malformed_game_id(client: TestClient) -> None:
-    assert_error(client.get("/drop_token/not-a-game-id"), 400, "malformed_request")
+MALFORMED_IDS = ["not-a-game-id", "no-such-game-0000", "0" * 31, "0" * 33, "A" * 32]
+
+
+@pytest.mark.parametrize("game_id", MALFORMED_IDS)
+def test_state_of_a_malformed_game_id_is_not_found(client: TestClient, game_id: str) -> None:
+    assert_error(client.get(f"/drop_token/{game_id}"), 404, "game_not_found")
 
 
 # --- GET /drop_token/{gameId}/moves -------------------------------------------
@@ -211,8 +215,9 @@ def test_moves_of_an_unknown_game(client: TestClient) -> None:
     assert_error(client.get(f"/drop_token/{UNKNOWN_GAME}/moves"), 404, "game_not_found")
 
 
-def test_moves_of_a_malformed_game_id(client: TestClient) -> None:
-    assert_error(client.get("/drop_token/xyz/moves"), 400, "malformed_request")
+@pytest.mark.parametrize("game_id", MALFORMED_IDS)
+def test_moves_of_a_malformed_game_id_is_not_found(client: TestClient, game_id: str) -> None:
+    assert_error(client.get(f"/drop_token/{game_id}/moves"), 404, "game_not_found")
 
 
 # --- POST /drop_token/{gameId}/{playerId} -------------------------------------
@@ -276,8 +281,9 @@ def test_post_move_unknown_game(client: TestClient) -> None:
     assert_error(play(client, UNKNOWN_GAME, "p1", 0), 404, "game_not_found")
 
 
-def test_post_move_malformed_game_id(client: TestClient) -> None:
-    assert_error(play(client, "nope", "p1", 0), 400, "malformed_request")
+@pytest.mark.parametrize("game_id", MALFORMED_IDS)
+def test_post_move_malformed_game_id_is_not_found(client: TestClient, game_id: str) -> None:
+    assert_error(play(client, game_id, "p1", 0), 404, "game_not_found")
 
 
 def test_post_move_unknown_player(client: TestClient, new_game: NewGame) -> None:
@@ -332,8 +338,9 @@ def test_get_move_unknown_game(client: TestClient) -> None:
     assert_error(client.get(f"/drop_token/{UNKNOWN_GAME}/moves/0"), 404, "game_not_found")
 
 
-def test_get_move_malformed_game_id(client: TestClient) -> None:
-    assert_error(client.get("/drop_token/abc/moves/0"), 400, "malformed_request")
+@pytest.mark.parametrize("game_id", MALFORMED_IDS)
+def test_get_move_malformed_game_id_is_not_found(client: TestClient, game_id: str) -> None:
+    assert_error(client.get(f"/drop_token/{game_id}/moves/0"), 404, "game_not_found")
 
 
 # --- DELETE /drop_token/{gameId}/{playerId} -----------------------------------
@@ -378,6 +385,16 @@ def test_quit_twice(client: TestClient, new_game: NewGame) -> None:
     assert_error(client.delete(f"/drop_token/{game_id}/a"), 404, "player_not_active")
 
 
+def test_quitting_again_after_ones_own_quit_ended_the_game_is_410(
+    client: TestClient, new_game: NewGame
+) -> None:
+    game_id = new_game(client)
+    assert client.delete(f"/drop_token/{game_id}/p2").status_code == 202
+    assert_error(client.delete(f"/drop_token/{game_id}/p2"), 410, "game_done")
+    assert_error(client.delete(f"/drop_token/{game_id}/p1"), 410, "game_done")
+    assert_error(client.delete(f"/drop_token/{game_id}/zed"), 404, "player_not_found")
+
+
 def test_a_player_who_quit_stays_out_after_the_game_ends(
     client: TestClient, new_game: NewGame
 ) -> None:
@@ -385,7 +402,7 @@ def test_a_player_who_quit_stays_out_after_the_game_ends(
     assert client.delete(f"/drop_token/{game_id}/c").status_code == 202
     assert client.delete(f"/drop_token/{game_id}/b").status_code == 202
     assert client.get(f"/drop_token/{game_id}").json()["winner"] == "a"
-    assert_error(client.delete(f"/drop_token/{game_id}/c"), 404, "player_not_active")
+    assert_error(client.delete(f"/drop_token/{game_id}/c"), 410, "game_done")
     assert_error(play(client, game_id, "b", 0), 404, "player_not_active")
     assert_error(client.delete(f"/drop_token/{game_id}/a"), 410, "game_done")
     assert_error(play(client, game_id, "a", 0), 400, "game_over")
@@ -396,7 +413,7 @@ def test_quit_unknown_player(client: TestClient, new_game: NewGame) -> None:
     assert_error(client.delete(f"/drop_token/{game_id}/zed"), 404, "player_not_found")
 
 
-@pytest.mark.parametrize("game_id", [UNKNOWN_GAME, "not-an-id"])
+@pytest.mark.parametrize("game_id", [UNKNOWN_GAME, *MALFORMED_IDS])
 def test_quit_unknown_game(client: TestClient, game_id: str) -> None:
     assert_error(client.delete(f"/drop_token/{game_id}/p1"), 404, "game_not_found")
 
@@ -447,26 +464,37 @@ def test_unknown_route_is_a_json_404(client: TestClient) -> None:
     assert_error(client.get("/nowhere"), 404, "not_found")
 
 
-def test_no_422_anywhere_in_the_openapi_document(client: TestClient) -> None:
+def test_no_validation_422_anywhere_in_the_openapi_document(client: TestClient) -> None:
+    """Malformed requests are 400; the only 422 is a reused Idempotency-Key's."""
     document = client.get("/openapi.json").json()
+    assert "HTTPValidationError" not in str(document)
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
-            assert "422" not in operation["responses"], (method, path)
+            if "422" in operation["responses"]:
+                assert "Idempotency-Key" in operation["responses"]["422"]["description"]
             assert operation.get("description"), (method, path)
 
 
 @pytest.mark.parametrize(
     ("method", "path", "codes"),
     [
-        ("get", "/drop_token", {"200"}),
-        ("post", "/drop_token", {"200", "400"}),
-        ("get", "/drop_token/{gameId}", {"200", "400", "404"}),
-        ("get", "/drop_token/{gameId}/moves", {"200", "400", "404"}),
-        ("post", "/drop_token/{gameId}/{playerId}", {"200", "400", "404", "409"}),
-        ("get", "/drop_token/{gameId}/moves/{move_number}", {"200", "400", "404"}),
-        ("delete", "/drop_token/{gameId}/{playerId}", {"202", "404", "410"}),
-        ("get", "/winner/{board}", {"200", "400"}),
-        ("post", "/winner", {"200", "400"}),
+        ("get", "/drop_token", {"200", "400", "503"}),
+        ("post", "/drop_token", {"200", "400", "408", "413", "503"}),
+        ("get", "/drop_token/{gameId}", {"200", "404", "503"}),
+        ("get", "/drop_token/{gameId}/moves", {"200", "400", "404", "503"}),
+        (
+            "post",
+            "/drop_token/{gameId}/{playerId}",
+            {"200", "400", "401", "403", "404", "408", "409", "413", "422", "503"},
+        ),
+        ("get", "/drop_token/{gameId}/moves/{move_number}", {"200", "400", "404", "503"}),
+        (
+            "delete",
+            "/drop_token/{gameId}/{playerId}",
+            {"202", "400", "401", "403", "404", "410", "422", "503"},
+        ),
+        ("get", "/winner/{board}", {"200", "400", "503"}),
+        ("post", "/winner", {"200", "400", "408", "413", "503"}),
     ],
 )
 def test_openapi_documents_every_status(

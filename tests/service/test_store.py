@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from engine import GameOverError, NotYourTurnError, Rules, RulesError, Status
-from service.errors import GameNotFoundError, PlayerNotFoundError
+from service.errors import GameNotFoundError, PlayerNotFoundError, StorageFullError
 from service.store import GameStore, drop_token_rules
 
 
 def test_a_new_store_on_the_same_file_finds_every_game(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.db")
-    game_id = store.create_game(players=["a", "b"], rows=4, columns=4)
+    game_id = store.create_game(players=["a", "b"], rows=4, columns=4).game_id
     for player, column in [("a", 0), ("b", 1), ("a", 0)]:
         store.play(game_id=game_id, player_id=player, column=column)
     store.quit(game_id=game_id, player_id="b")
@@ -37,7 +37,7 @@ def test_a_new_store_on_the_same_file_finds_every_game(tmp_path: Path) -> None:
 
 def test_the_moves_table_holds_one_row_per_drop_or_quit(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.db")
-    game_id = store.create_game(players=["a", "b", "c"], rows=4, columns=4)
+    game_id = store.create_game(players=["a", "b", "c"], rows=4, columns=4).game_id
     assert store.play(game_id=game_id, player_id="a", column=2) == 0
     assert store.quit(game_id=game_id, player_id="c") == 1
     store.close()
@@ -52,7 +52,7 @@ def test_the_moves_table_holds_one_row_per_drop_or_quit(tmp_path: Path) -> None:
 
 def test_a_refused_move_stores_nothing(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.db")
-    game_id = store.create_game(players=["a", "b"], rows=4, columns=4)
+    game_id = store.create_game(players=["a", "b"], rows=4, columns=4).game_id
     with pytest.raises(NotYourTurnError, match="it is a's turn, not b's"):
         store.play(game_id=game_id, player_id="b", column=0)
     assert len(store.read_game(game_id).game) == 0
@@ -63,7 +63,7 @@ def test_unknown_game_and_player(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.db")
     with pytest.raises(GameNotFoundError):
         store.read_game("f" * 32)
-    game_id = store.create_game(players=["a", "b"], rows=4, columns=4)
+    game_id = store.create_game(players=["a", "b"], rows=4, columns=4).game_id
     with pytest.raises(PlayerNotFoundError):
         store.quit(game_id=game_id, player_id="z")
     store.close()
@@ -72,14 +72,14 @@ def test_unknown_game_and_player(tmp_path: Path) -> None:
 def test_the_engine_refuses_a_one_player_game(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.db")
     with pytest.raises(RulesError):
-        store.create_game(players=["solo"], rows=4, columns=4)
+        store.create_game(players=["solo"], rows=4, columns=4).game_id
     assert store.in_progress_game_ids() == []
     store.close()
 
 
 def test_twenty_threads_post_the_same_move_once(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.db")
-    game_id = store.create_game(players=["a", "b"], rows=4, columns=4)
+    game_id = store.create_game(players=["a", "b"], rows=4, columns=4).game_id
     barrier = threading.Barrier(20, timeout=120)
     outcomes: list[str] = []
     lock = threading.Lock()
@@ -116,7 +116,7 @@ def test_boards_without_room_for_four_only_draw(
     rules = drop_token_rules(rows, columns)
     assert (rules.rows, rules.columns, rules.connect) == (rows, columns, 4)
     store = GameStore(tmp_path / "games.db")
-    game_id = store.create_game(players=["a", "b"], rows=rows, columns=columns)
+    game_id = store.create_game(players=["a", "b"], rows=rows, columns=columns).game_id
     order = [column for column in range(columns) for _ in range(rows)]
     for number, column in enumerate(order):
         store.play(game_id=game_id, player_id="ab"[number % 2], column=column)
@@ -143,3 +143,66 @@ def test_the_command_line_help() -> None:
     )
     for option in ("--host", "--port", "--db"):
         assert option in result.stdout
+
+
+def test_a_cached_game_catches_up_with_moves_another_store_made(tmp_path: Path) -> None:
+    """Two stores on one file, as two server processes: neither serves a stale game."""
+    first = GameStore(tmp_path / "games.db")
+    second = GameStore(tmp_path / "games.db")
+    game_id = first.create_game(players=["a", "b"], rows=4, columns=4).game_id
+    assert first.play(game_id=game_id, player_id="a", column=0) == 0  # Cached in first.
+    assert second.play(game_id=game_id, player_id="b", column=1) == 1
+    # first must know that b has moved: a's turn, and move 2 is next.
+    assert first.play(game_id=game_id, player_id="a", column=0) == 2
+    with pytest.raises(NotYourTurnError):
+        second.play(game_id=game_id, player_id="a", column=0)
+    for _ in range(2):
+        second.play(game_id=game_id, player_id="b", column=1)
+        first.play(game_id=game_id, player_id="a", column=0)
+    record, outcome = second.read_state(game_id)
+    assert outcome is not None and outcome.winner == 0
+    assert first.read_state(game_id)[1] == outcome
+    first.close()
+    second.close()
+
+
+def test_a_refused_write_leaves_the_cached_game_as_stored(tmp_path: Path) -> None:
+    # Seven players filling a 100 x 100 board column after column: along
+    # every line neighbours differ by 1, 100, 101 or 99 turns, none a
+    # multiple of 7, so nobody wins before the database is full.
+    players = [f"p{n}" for n in range(7)]
+    store = GameStore(tmp_path / "games.db")
+    game_id = store.create_game(players=players, rows=100, columns=100).game_id
+    (pages,) = store._connection().execute("PRAGMA page_count").fetchone()
+    store.close()
+    full = GameStore(tmp_path / "games.db", max_pages=pages + 2)
+    played = 0
+    with pytest.raises(StorageFullError):
+        for played in range(10_000):
+            full.play(game_id=game_id, player_id=players[played % 7], column=played // 100)
+    assert played > 0
+    # The refused move is neither stored nor kept in the cached game.
+    assert len(full.read_moves(game_id)[1]) == played == len(full.read_game(game_id).game)
+    full.close()
+
+
+def test_the_cache_stays_within_its_weight(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.db", cache_weight=100)
+    ids = [store.create_game(players=["a", "b"], rows=6, columns=7).game_id for _ in range(10)]
+    for game_id in ids:
+        store.play(game_id=game_id, player_id="a", column=3)
+    assert store._cache._weight <= 100
+    for game_id in ids:  # Evicted games are replayed again, correctly.
+        assert store.play(game_id=game_id, player_id="b", column=3) == 1
+    store.close()
+
+
+def test_unknown_game_ids_leave_nothing_in_the_cache(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.db")
+    for number in range(200):
+        with pytest.raises(GameNotFoundError):
+            store.read_state(f"{number:032x}")
+        with pytest.raises(GameNotFoundError):
+            store.play(game_id=f"{number:032x}", player_id="a", column=0)
+    assert len(store._cache._entries) == 0
+    store.close()

@@ -43,11 +43,14 @@ def test_get_takes_who_moved_first(client: TestClient) -> None:
 def test_post_answers_json(client: TestClient, board: str, expected: str) -> None:
     response = client.post("/winner", json={"board": board, "rows": 6, "columns": 7, "connect": 4})
     assert response.status_code == 200
-    assert response.json() == {"winner": expected}
+    assert response.json() == {"winner": expected, "orderVerified": True}
 
 
 def test_post_defaults_to_six_by_seven_connect_four(client: TestClient) -> None:
-    assert client.post("/winner", json={"board": A_WINS}).json() == {"winner": "A"}
+    assert client.post("/winner", json={"board": A_WINS}).json() == {
+        "winner": "A",
+        "orderVerified": True,
+    }
 
 
 REFUSALS = [
@@ -119,12 +122,13 @@ def test_post_bad_rules_and_malformed_bodies(
     assert response.json()["error"] == code
 
 
-def test_huge_sizes_are_a_length_error_not_a_crash(client: TestClient) -> None:
+def test_huge_sizes_are_refused_by_their_limit(client: TestClient) -> None:
     response = client.post(
         "/winner", json={"board": "X" * 42, "rows": 10**12, "columns": 10**12}
     )
     assert response.status_code == 400
-    assert response.json()["error"] == "wrong_length"
+    assert response.json()["error"] == "malformed_request"
+    assert "less than or equal to 16" in response.json()["detail"]
 
 
 def _as_string(game: Game) -> str:
@@ -147,7 +151,7 @@ def test_agrees_with_the_engine_over_http(
         response = client.post(
             "/winner", json={"board": _as_string(game), "rows": rows, "columns": columns}
         )
-        assert response.json() == {"winner": expected}
+        assert response.json() == {"winner": expected, "orderVerified": True}
         if game.is_over():
             break
         for _ in range(chooser.randint(1, 6)):

@@ -1,0 +1,174 @@
+"""Bounds on how much a client can make the server read, and how slowly.
+
+Two layers, because uvicorn offers neither a body size limit nor a timeout
+for a request still being sent (its ``timeout_keep_alive`` only starts once
+a response is sent, and any byte received cancels it):
+
+- :class:`RequestLimits`, an ASGI middleware: headers over their size limit
+  are 431, a body over its size limit is 413, one not sent within its time
+  limit (a body shorter than its declared length, or trickled in) is 408.
+- :class:`GuardedH11Protocol`, uvicorn's h11 protocol with a deadline for
+  the request line and headers: a connection that has not sent them in
+  time is closed. Its 400 for a request it cannot parse (headers over
+  the size limit, say) has the service's JSON error shape.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import h11
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .errors import HTTP_ERROR_CODES, error_response
+from .limits import BODY_TIMEOUT, HEADER_TIMEOUT, MAX_BODY_BYTES, MAX_HEADER_BYTES
+
+__all__ = ["RequestLimits", "BodyTooLargeError", "BodyTimeoutError", "GuardedH11Protocol"]
+
+
+class BodyTooLargeError(HTTPException):
+    """The request body is over the limit (413)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"the request body is larger than {limit} bytes")
+
+
+class BodyTimeoutError(HTTPException):
+    """The request body did not arrive in time (408)."""
+
+    def __init__(self, timeout: float) -> None:
+        super().__init__(408, f"the request body was not received within {timeout:g} seconds")
+
+
+class RequestLimits:
+    """ASGI middleware: refuse headers over ``max_header_bytes``, a body over ``max_bytes``
+    or not received within ``timeout``.
+
+    The errors are HTTPExceptions raised from ``receive``, so the app's one
+    error handler turns them into the service's JSON error shape. A declared
+    Content-Length over the limit is refused before any byte is read.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int = MAX_BODY_BYTES,
+        timeout: float = BODY_TIMEOUT,
+        max_header_bytes: int = MAX_HEADER_BYTES,
+    ) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.timeout = timeout
+        self.max_header_bytes = max_header_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        # uvicorn's h11 limit only bounds headers still incomplete in its
+        # buffer; headers that arrive in one read are counted here.
+        header_bytes = len(scope.get("raw_path", b"")) + sum(
+            len(name) + len(value) + 4 for name, value in scope["headers"]
+        )
+        if header_bytes > self.max_header_bytes:
+            detail = f"the request line and headers are larger than {self.max_header_bytes} bytes"
+            response = error_response(431, HTTP_ERROR_CODES[431], detail)
+            await response(scope, receive, send)
+            return
+        declared = _content_length(scope)
+        if declared is not None and declared > self.max_bytes:
+            error = BodyTooLargeError(self.max_bytes)
+            response = error_response(413, HTTP_ERROR_CODES[413], error.detail)
+            await response(scope, receive, send)
+            return
+        deadline = time.monotonic() + self.timeout
+        received = 0
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            left = deadline - time.monotonic()
+            try:
+                message = await asyncio.wait_for(receive(), timeout=max(left, 0.0))
+            except TimeoutError:
+                raise BodyTimeoutError(self.timeout) from None
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise BodyTooLargeError(self.max_bytes)
+            return message
+
+        await self.app(scope, limited_receive, send)
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None  # The server has refused it already.
+    return None
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol, closing connections that are slow to send a request's headers.
+
+    The deadline starts when the connection opens and again when each
+    response is complete; it passes harmlessly once the next request's
+    headers are in.
+    """
+
+    header_timeout: float = HEADER_TIMEOUT
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._header_deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm_header_deadline()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._arm_header_deadline()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._header_deadline is not None:
+            self._header_deadline.cancel()
+        super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:
+        """An unparseable request (bad request line, headers too large): 400, in the one shape."""
+        body = json.dumps(
+            {"error": HTTP_ERROR_CODES[400], "detail": msg}, separators=(",", ":")
+        ).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),
+        ]
+        for event in (
+            h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+            h11.Data(data=body),
+            h11.EndOfMessage(),
+        ):
+            self.transport.write(self.conn.send(event) or b"")
+        self.transport.close()
+
+    def _arm_header_deadline(self) -> None:
+        if self._header_deadline is not None:
+            self._header_deadline.cancel()
+        self._header_deadline = self.loop.call_later(
+            self.header_timeout, self._header_deadline_passed, self.cycle
+        )
+
+    def _header_deadline_passed(self, cycle: object) -> None:
+        # Still no new request since the deadline was set, and none running.
+        idle = self.cycle is None or self.cycle.response_complete
+        if self.cycle is cycle and idle and not self.transport.is_closing():
+            self.transport.close()

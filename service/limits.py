@@ -1,0 +1,85 @@
+"""Every limit the service enforces, in one place, so the code, the OpenAPI
+schema and the README state the same numbers.
+
+Each bounds what one request can cost the server, however it is crafted.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "MAX_SIZE",
+    "MAX_PLAYERS",
+    "MAX_NAME_LENGTH",
+    "MAX_WINNER_SIZE",
+    "MAX_PAGE",
+    "MAX_KEY_LENGTH",
+    "MAX_BODY_BYTES",
+    "BODY_TIMEOUT",
+    "HEADER_TIMEOUT",
+    "KEEP_ALIVE_TIMEOUT",
+    "MAX_HEADER_BYTES",
+    "MAX_CONNECTIONS",
+    "WINNER_WORKERS",
+    "WINNER_WAITING",
+    "WINNER_REFUSAL_PAUSE",
+]
+
+MAX_SIZE = 100
+"""The most rows, and the most columns, a drop-token board may have."""
+
+MAX_PLAYERS = 100
+"""The most players one drop-token game may have."""
+
+MAX_NAME_LENGTH = 100
+"""The longest player name, in characters."""
+
+MAX_WINNER_SIZE = 16
+"""The most rows, and the most columns, of a board given to the winner check.
+
+Random games on 16 x 16 are verified well within the move-order search's
+budget (see engine.board_check.SEARCH_LIMIT)."""
+
+MAX_PAGE = 1000
+"""The most game ids one page of ``GET /drop_token?limit=`` holds."""
+
+MAX_KEY_LENGTH = 100
+"""The longest ``Idempotency-Key``, in characters."""
+
+MAX_BODY_BYTES = 64 * 1024
+"""The largest request body: a game of 100 players named with 100 characters
+each takes about 11 KB of JSON."""
+
+BODY_TIMEOUT = 10.0
+"""Seconds a request may take to send its whole body once its headers are in."""
+
+HEADER_TIMEOUT = 10.0
+"""Seconds a connection may take to send a request's headers."""
+
+KEEP_ALIVE_TIMEOUT = 5
+"""Seconds an idle keep-alive connection stays open."""
+
+MAX_HEADER_BYTES = 16 * 1024
+"""The largest request line and headers together."""
+
+MAX_CONNECTIONS = 1000
+"""Connections and requests in progress at once; more are answered 503."""
+
+WINNER_WORKERS = 1
+"""Worker processes that run winner checks: one core of two for them at most,
+so that move posting keeps the other."""
+
+WINNER_REFUSAL_PAUSE = 0.5
+"""Seconds a refused winner check waits before its 503 is sent.
+
+Waiting costs the server nothing, and it keeps a client looping on the
+check from turning refusals into a flood of their own: with 64 such
+clients and no pause, refusals (23,000 in a run) cut the move rate to
+0.08 of its quiet value (bench/service_load.py --flood 64)."""
+
+WINNER_WAITING = 32
+"""Winner checks that may wait for a worker; more at once are answered 503.
+
+A waiting check costs the server no CPU, so a flood of checks is paced by
+the worker instead of spinning on quick refusals: measured with 8 clients
+flooding (bench/service_load.py --flood 8), a queue of 2 let the refusals
+alone take two thirds of the move rate."""
