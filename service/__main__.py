@@ -27,6 +27,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     parser.add_argument("--port", type=int, default=8080, help="port to listen on (8080)")
     parser.add_argument(
+        "--fd",
+        type=int,
+        metavar="N",
+        help="serve on the listening socket inherited as file descriptor N instead "
+        "(socket activation; host and port are then the socket's)",
+    )
+    parser.add_argument(
         "--db", default=DEFAULT_DB, metavar="FILE", help=f"SQLite database file ({DEFAULT_DB})"
     )
     parser.add_argument(
@@ -86,19 +93,25 @@ def main(argv: list[str] | None = None) -> None:
 
         protocol = TimedProtocol
     try:
-        _serve(app, args.host, args.port, not args.no_access_log, protocol)
+        _serve(app, args.host, args.port, args.fd, not args.no_access_log, protocol)
     finally:
         pool.close()
 
 
 def _serve(
-    app: object, host: str, port: int, access_log: bool, protocol: type[GuardedH11Protocol]
+    app: object,
+    host: str,
+    port: int,
+    fd: int | None,
+    access_log: bool,
+    protocol: type[GuardedH11Protocol],
 ) -> None:
     """uvicorn with the service's limits on connections, headers and idle time."""
     uvicorn.run(
         app,  # type: ignore[arg-type]
         host=host,
         port=port,
+        fd=fd,
         access_log=access_log,
         http=protocol,
         timeout_keep_alive=KEEP_ALIVE_TIMEOUT,

@@ -7,7 +7,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -43,45 +42,58 @@ def create_game(
     return game_id
 
 
-def free_port() -> int:
-    """A port nothing listens on right now, on 127.0.0.1."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+def listening_socket() -> socket.socket:
+    """A socket listening on a free port of 127.0.0.1, for a server to inherit.
+
+    Binding here and handing the socket over (``--fd``) leaves no moment in
+    which another program could take the port, as picking a free port and
+    letting the server bind it later would.
+    """
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(128)
+    listener.set_inheritable(True)
+    return listener
 
 
 class Server:
     """``python -m service`` in a child process on 127.0.0.1, ``options`` on its command line."""
 
-    def __init__(self, db: Path, port: int, options: tuple[str, ...] = ()) -> None:
+    def __init__(self, db: Path, options: tuple[str, ...] = ()) -> None:
         self.db = db
-        self.port = port
         self.options = options
-        self.url = f"http://127.0.0.1:{port}"
+        self.listener = listening_socket()
+        self.port: int = self.listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "service", "--port", str(self.port), "--db", str(self.db),
-                "--no-access-log", *self.options]
+        return [sys.executable, "-m", "service", "--fd", str(self.listener.fileno()),
+                "--db", str(self.db), "--no-access-log", *self.options]
 
     def start(self) -> None:
+        fd = self.listener.fileno()
         self.process = subprocess.Popen(
             self.command(),
             cwd=REPOSITORY,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            pass_fds=(fd,),
         )
-        # Wait until it answers; give up (and fail) if it dies or never does.
+        # The socket now lives in the server: once it dies, connecting fails.
+        self.listener.close()
+        # Connections wait in the socket's backlog until the server accepts
+        # them, so each try waits for the server itself; give up (and fail)
+        # only if it dies.
         for _ in range(600):
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.process.returncode}")
             try:
-                if httpx.get(self.url + "/drop_token", timeout=5).status_code == 200:
+                if httpx.get(self.url + "/drop_token", timeout=10).status_code == 200:
                     return
             except httpx.TransportError:
-                time.sleep(0.05)
-        raise RuntimeError("the server did not start")
+                continue
+        raise RuntimeError("the server did not answer")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown handler runs, nothing is flushed."""
@@ -104,7 +116,7 @@ def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     servers: list[Server] = []
 
     def start(db: Path | None = None, *options: str) -> Server:
-        server = Server(db or tmp_path / "server.db", free_port(), options)
+        server = Server(db or tmp_path / "server.db", options)
         servers.append(server)
         server.start()
         return server
@@ -125,9 +137,13 @@ def run_service() -> Callable[..., subprocess.CompletedProcess[str]]:
     """Run ``python -m service`` on a database to its end (for start-ups that must fail)."""
 
     def run(db: Path, *options: str) -> subprocess.CompletedProcess[str]:
-        server = Server(db, free_port(), options)
-        return subprocess.run(
-            server.command(), cwd=REPOSITORY, capture_output=True, text=True, timeout=120
-        )
+        server = Server(db, options)
+        try:
+            return subprocess.run(
+                server.command(), cwd=REPOSITORY, capture_output=True, text=True,
+                timeout=120, pass_fds=(server.listener.fileno(),),
+            )
+        finally:
+            server.listener.close()
 
     return run
