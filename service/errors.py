@@ -101,7 +101,7 @@ class TokenRequiredError(ServiceError):
 
     status_code = 401
     code = "token_required"
-    headers = {"WWW-Authenticate": "Bearer"}
+    headers: ClassVar[dict[str, str]] = {"WWW-Authenticate": "Bearer"}
 
 
 class TokenRejectedError(ServiceError):
@@ -123,7 +123,7 @@ class WinnerBusyError(ServiceError):
 
     status_code = 503
     code = "winner_check_busy"
-    headers = {"Retry-After": "1"}
+    headers: ClassVar[dict[str, str]] = {"Retry-After": "1"}
 
 
 # --- Storage faults: 503, each with its own code; nothing was stored. --------
@@ -134,7 +134,7 @@ class StorageError(ServiceError):
 
     status_code = 503
     code = "storage_unavailable"
-    headers = {"Retry-After": "5"}
+    headers: ClassVar[dict[str, str]] = {"Retry-After": "5"}
 
 
 class StorageFullError(StorageError):

@@ -271,12 +271,8 @@ def _storage_error(error: sqlite3.Error, path: str) -> StorageError:
         (("SQLITE_CORRUPT", "SQLITE_NOTADB"), StorageCorruptError),
         (("SQLITE_BUSY", "SQLITE_LOCKED"), StorageBusyError),
     )
-    for prefixes, cls in kinds:
-        if name.startswith(prefixes):
-            break
-    else:
-        cls = StorageError
-    return cls(f"the database {path} cannot be used ({error}); the request changed nothing")
+    kind = next((kind for prefixes, kind in kinds if name.startswith(prefixes)), StorageError)
+    return kind(f"the database {path} cannot be used ({error}); the request changed nothing")
 
 
 class GameStore:

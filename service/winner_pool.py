@@ -138,7 +138,7 @@ _SHARED_LOCK = threading.Lock()
 
 def shared_pool() -> WinnerPool:
     """The process's one default pool: every app built in a process shares its workers."""
-    global _SHARED
+    global _SHARED  # noqa: PLW0603 (one pool per process, made on first use)
     with _SHARED_LOCK:
         if _SHARED is None:
             _SHARED = WinnerPool()

@@ -102,7 +102,7 @@ def test_five_in_a_row_completed_in_the_middle_is_a_win() -> None:
 
 
 def test_wrong_length() -> None:
-    with pytest.raises(BoardLengthError, match="42 cells.*41 characters") as error:
+    with pytest.raises(BoardLengthError, match=r"42 cells.*41 characters") as error:
         board_winner("X" * 41)
     assert error.value.code == "wrong_length"
 

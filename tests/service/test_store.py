@@ -72,7 +72,7 @@ def test_unknown_game_and_player(tmp_path: Path) -> None:
 def test_the_engine_refuses_a_one_player_game(tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games.db")
     with pytest.raises(RulesError):
-        store.create_game(players=["solo"], rows=4, columns=4).game_id
+        store.create_game(players=["solo"], rows=4, columns=4)
     assert store.in_progress_game_ids() == []
     store.close()
 
@@ -159,7 +159,7 @@ def test_a_cached_game_catches_up_with_moves_another_store_made(tmp_path: Path) 
     for _ in range(2):
         second.play(game_id=game_id, player_id="b", column=1)
         first.play(game_id=game_id, player_id="a", column=0)
-    record, outcome = second.read_state(game_id)
+    _, outcome = second.read_state(game_id)
     assert outcome is not None and outcome.winner == 0
     assert first.read_state(game_id)[1] == outcome
     first.close()
