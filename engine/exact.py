@@ -365,8 +365,11 @@ def _pick_accelerator(rules: Rules, backend: Backend) -> ModuleType | None:
     """The compiled module to search with, or None for pure Python.
 
     Raises:
+        ValueError: ``backend`` is not a :data:`Backend`.
         AcceleratorError: ``backend`` is "native" and the accelerator cannot run.
     """
+    if backend not in ("auto", "native", "python"):
+        raise ValueError(f"backend must be 'auto', 'native' or 'python', got {backend!r}")
     if backend == "python":
         return None
     if backend == "auto" and os.environ.get(PURE_PYTHON_VARIABLE) == "1":
@@ -378,8 +381,6 @@ def _pick_accelerator(rules: Rules, backend: Backend) -> ModuleType | None:
                 f"{rules!r} does not fit the accelerator's 64-bit bitboards"
             )
         raise AcceleratorError("the accelerator engine._native is not built")
-    if backend not in ("auto", "native"):
-        raise ValueError(f"backend must be 'auto', 'native' or 'python', got {backend!r}")
     return native
 
 
