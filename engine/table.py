@@ -101,7 +101,16 @@ class TranspositionTable:
         if _GIVE_BACK_PAGES:
             self._map.madvise(mmap.MADV_DONTNEED)
         else:
-            self._map[:] = bytes(len(self._map))
+            self.touch()
+
+    def touch(self) -> None:
+        """Forget every position by writing zeros over all the slots.
+
+        Slower than :meth:`clear`, but the searches that follow no longer
+        pay the system's first touch of each page (benchmarks use it, as
+        Pons' solver writes its whole table before each position).
+        """
+        self._map[:] = bytes(len(self._map))
 
 
 _GIVE_BACK_PAGES = hasattr(mmap, "MADV_DONTNEED") and hasattr(mmap, "MAP_PRIVATE")
