@@ -33,7 +33,7 @@ from .errors import ColumnFullError, ColumnOutOfRangeError, EngineError
 from .game import Game
 from .rules import Rules
 
-__all__ = ["Layout", "Position", "UnsupportedGameError", "layout"]
+__all__ = ["Layout", "Position", "UnsupportedGameError", "compile_function", "layout"]
 
 Bitboard: TypeAlias = int
 """A set of cells, one bit per cell in the layout drawn above."""
