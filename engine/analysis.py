@@ -18,6 +18,7 @@ from .exact import Solver
 from .game import Game
 from .heuristic import HEURISTIC_NODES_PER_SECOND, Heuristic, from_heuristic
 from .rules import Rules
+from .table import table_size_for
 
 __all__ = ["Analysis", "analyse", "deepen", "position_of", "solve"]
 
@@ -82,11 +83,12 @@ def solve(
             more empty cells than Python's recursion limit allows.
     """
     position = position_of(game)
-    solver = Solver(game.rules)
     start = now()
+    node_limit = None if time_budget is None else max(1, int(time_budget * NODES_PER_SECOND))
+    solver = Solver(game.rules, table_size=table_size_for(node_limit))
+    solver.node_limit = node_limit
     if time_budget is not None:
         solver.deadline = deadline_for(start, time_budget, time_limit)
-        solver.node_limit = max(1, int(time_budget * NODES_PER_SECOND))
     elif time_limit is not None:
         solver.deadline = start + time_limit
     try:
@@ -131,9 +133,10 @@ def analyse(
     explored = 0
     cells = game.rules.cells
     if cells - position.moves <= _EXACT_MAX_EMPTY:
-        solver = Solver(game.rules)
+        node_limit = max(1, int(time_budget * _EXACT_SHARE * NODES_PER_SECOND))
+        solver = Solver(game.rules, table_size=table_size_for(node_limit))
         solver.deadline = start + (deadline - start) * _EXACT_SHARE
-        solver.node_limit = max(1, int(time_budget * _EXACT_SHARE * NODES_PER_SECOND))
+        solver.node_limit = node_limit
         try:
             move, score = solver.best_move(position)
         except SearchAborted:
