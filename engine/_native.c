@@ -15,7 +15,6 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,8 +145,17 @@ static inline void table_store(Search *s, bitboard key, int code)
 
 /* --- Search ---------------------------------------------------------------- */
 
+/* Nodes between two looks for a signal (Ctrl-C) when there is no budget. */
+#define SIGNAL_EVERY (1LL << 16)
+
 static int call_check(Search *s)
 {
+    if (s->check == Py_None) {
+        /* No budget to look at, but let Ctrl-C through. */
+        s->next_check = s->explored + SIGNAL_EVERY;
+        if (PyErr_CheckSignals() < 0) goto fail;
+        return 0;
+    }
     PyObject *explored = PyLong_FromLongLong(s->explored);
     if (!explored) goto fail;
     PyObject *result = PyObject_CallOneArg(s->check, explored);
@@ -328,7 +336,7 @@ static PyObject *Search_negamax(Search *self, PyObject *const *args, Py_ssize_t 
     if (table_allocate(self) < 0) return NULL;
     self->explored = explored;
     /* Look at the budget on the first node; None: there is no budget to look at. */
-    self->next_check = args[7] == Py_None ? LLONG_MAX : explored;
+    self->next_check = args[7] == Py_None ? explored + SIGNAL_EVERY : explored;
     self->check = args[7];
     self->aborted = 0;
     int score = negamax(self, current, mask, (int)moves, (int)alpha, (int)beta, threats);
@@ -372,7 +380,7 @@ static PyMethodDef Search_methods[] = {
     {"negamax", (PyCFunction)(void (*)(void))Search_negamax, METH_FASTCALL,
      "negamax(current, mask, moves, alpha, beta, threats, explored, check) -> (score, explored)\n"
      "The search of engine.exact; check(explored) returns the next check or raises;\n"
-     "check None: no budget, never called."},
+     "check None: no budget (only Ctrl-C is looked for)."},
     {"winning_cells", (PyCFunction)(void (*)(void))Search_winning_cells, METH_FASTCALL,
      "winning_cells(stones, mask) -> the empty cells that complete a chain of stones."},
     {"reset", (PyCFunction)Search_reset, METH_NOARGS, "Empty the transposition table."},
