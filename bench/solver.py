@@ -54,7 +54,10 @@ class PonsSet:
     """Pons' published mean positions explored (strong solver, part 12)."""
     pons_here: float
     """CPU seconds per position of Pons' C++ (no book) measured on this kind of
-    machine (issue 14)."""
+    machine (issue 14), on the 977 positions the pure-Python solver then
+    finished: typical lines of the four easy sets, but easier than typical
+    ones of Begin-Medium and Begin-Hard (their Python means imply about 0.5 M
+    and 5 M nodes a position, against Pons' 1.2 M and 66 M)."""
     native_lines: int
     python_lines: int
     stride: int = 1
@@ -70,6 +73,10 @@ SETS = [
     PonsSet("Test_L1_R3", "Begin-Hard", 65_920_000, 0.68, 10, 0, stride=100),
 ]
 STANDARD = Rules(rows=6, columns=7, connect=4)
+
+FIRST_HARD = ("13712", 14.4)
+"""Begin-Hard's first position and the CPU seconds Pons' C++ took on it here
+(issue 14): the one hard position with a reference time of its own."""
 
 
 def parse_line(line: str) -> tuple[list[int], int]:
@@ -131,11 +138,13 @@ def print_pons(
     """Print one row of figures per set and backend."""
     header = (
         f"{'set':<14} {'search':<6} {'lines':>5} {'correct':>7} {'mean time':>10} "
-        f"{'median':>10} {'mean explored':>14} {'Pons':>11} {'ratio':>5} {'time / Pons C++':>16}"
+        f"{'median':>10} {'per node':>8} {'mean explored':>14} {'Pons':>11} {'ratio':>5} "
+        f"{'time / Pons C++':>16}"
     )
     print(header)
     print("-" * len(header))
     shortened: list[str] = []
+    firsts: list[str] = []
     for pons_set in SETS:
         if pons_set.name not in names:
             continue
@@ -158,11 +167,21 @@ def print_pons(
             print(
                 f"{pons_set.name:<14} {backend:<6} {result.count:>5} {result.correct:>7} "
                 f"{_duration(mean_time):>10} {_duration(statistics.median(result.times)):>10} "
+                f"{sum(result.times) / max(1, sum(result.explored)) * 1e9:>5.0f} ns "
                 f"{mean_explored:>14,.1f} {pons_set.pons_explored:>11,.0f} "
                 f"{mean_explored / pons_set.pons_explored:>5.2f} "
                 f"{mean_time / pons_set.pons_here:>7.2f} x {_duration(pons_set.pons_here):>7}",
                 flush=True,
             )
+            first_moves = [int(digit) - 1 for digit in FIRST_HARD[0]]
+            if pons_set.name == "Begin-Hard" and chosen[0][0] == first_moves:
+                firsts.append(
+                    f"Begin-Hard's first position ({FIRST_HARD[0]}), {backend}: "
+                    f"{_duration(result.times[0])}, {result.explored[0]:,} explored; "
+                    f"Pons' C++ here: {_duration(FIRST_HARD[1])}."
+                )
+    for line in firsts:
+        print(line)
     stride_sets = [f"{s.name} (every {s.stride}th line)" for s in SETS if s.stride > 1]
     if not sample and stride_sets:
         print(f"Sampled sets: {', '.join(stride_sets)}.")
@@ -173,8 +192,10 @@ def print_pons(
             + "; its times compare with the native ones only as means."
         )
     print(
-        "ratio: mean explored / Pons' published mean (whole set). time / Pons C++: "
-        "mean CPU time against his C++ measured on this kind of machine (issue 14)."
+        "ratio: mean explored / Pons' published mean (whole set). time / Pons C++: mean CPU\n"
+        "time against his C++ as measured on this kind of machine in issue 14, on the lines pure\n"
+        "Python could finish: typical ones of the four easy sets, easier ones of Begin-Medium and\n"
+        "Begin-Hard, where the time per node and Begin-Hard's first position compare better."
     )
 
 
