@@ -25,7 +25,7 @@ from engine.exact import (
 )
 from engine.game import Game
 from engine.rules import Rules
-from engine.solver import SearchAborted
+from engine.solver import LEVELS, SearchAborted, choose_move
 from engine.table import TABLE_SIZE
 
 __all__ = ["backend"]  # the fixture, imported for pytest to find
@@ -183,6 +183,21 @@ def test_the_compiled_winning_cells_agree_with_the_layout() -> None:
         for stones in (position.current, position.current ^ position.mask):
             expected = lay.winning_cells(stones, position.mask)
             assert search.winning_cells(stones, position.mask) == expected, rules
+
+
+@pytest.mark.usefixtures("native")
+def test_the_top_level_plays_the_same_game_on_both_backends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(budget_module, "time", SteppingClock(0.0))  # budgets alone decide
+    games = []
+    for flag in ("1", "0"):
+        monkeypatch.setenv(PURE_PYTHON_VARIABLE, flag)
+        game = Game(Rules(rows=5, columns=8))
+        while not game.is_over():
+            game.play(choose_move(game, max(LEVELS), time_budget=0.05))
+        games.append(game.moves)
+    assert games[0] == games[1]
 
 
 # --- The table, whichever backend -------------------------------------------------------
