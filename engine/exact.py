@@ -38,7 +38,7 @@ from .bitboard import Layout, Position, UnsupportedGameError, layout
 from .budget import BudgetedSearch, SearchAborted
 from .errors import EngineError, GameOverError
 from .rules import Rules
-from .table import TABLE_SIZE, TranspositionTable
+from .table import TABLE_SIZE, TranspositionTable, check_table_size
 
 if TYPE_CHECKING:
     from ._native import Search as NativeSearch
@@ -100,6 +100,7 @@ class Solver(BudgetedSearch):
 
     Raises:
         AcceleratorError: ``backend="native"`` and the accelerator cannot run.
+        ValueError: ``table_size`` is out of range (see :mod:`engine.table`).
     """
 
     def __init__(
@@ -107,6 +108,7 @@ class Solver(BudgetedSearch):
     ) -> None:
         """A solver with an empty table for boards of ``rules``."""
         super().__init__()
+        check_table_size(table_size)
         self.rules = rules
         self.layout: Layout = layout(rules)
         native = _pick_accelerator(rules, backend)

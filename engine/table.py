@@ -18,7 +18,15 @@ from __future__ import annotations
 import mmap
 from collections.abc import MutableSequence
 
-__all__ = ["CODE_OFFSET", "TABLE_SIZE", "TranspositionTable", "table_size_for"]
+__all__ = [
+    "CODE_OFFSET",
+    "MAX_TABLE_SIZE",
+    "MIN_TABLE_SIZE",
+    "TABLE_SIZE",
+    "TranspositionTable",
+    "check_table_size",
+    "table_size_for",
+]
 
 TABLE_SIZE = 8_388_593
 """Slots of the table: the largest prime below 2**23, as in Pons' tutorial
@@ -28,6 +36,31 @@ power of two, as bitboard keys often do."""
 CODE_OFFSET = 64
 """Added to a bound before it is coded, on boards of at most 63 cells (all
 those the compiled search takes), whose scores lie within -32..32."""
+
+
+MIN_TABLE_SIZE = 256
+"""The fewest slots: the compiled table packs ``key // size`` (under 2**56
+then) and a code byte into one 64-bit slot."""
+
+MAX_TABLE_SIZE = 2**32 - 1
+"""The most slots: the compiled table remembers slot numbers in 32 bits."""
+
+
+def check_table_size(size: int) -> int:
+    """``size`` if both backends can have a table of that many slots.
+
+    Raises:
+        ValueError: ``size`` is not an int within MIN_TABLE_SIZE..MAX_TABLE_SIZE.
+    """
+    if (
+        not isinstance(size, int)
+        or isinstance(size, bool)
+        or not MIN_TABLE_SIZE <= size <= MAX_TABLE_SIZE
+    ):
+        raise ValueError(
+            f"a table has {MIN_TABLE_SIZE} to {MAX_TABLE_SIZE} slots, not {size!r}"
+        )
+    return size
 
 
 SLOTS_PER_NODE = 4
@@ -113,9 +146,7 @@ class TranspositionTable:
         Keys wider than 64 bits, or boards of more than 63 cells (whose
         bounds may not fit a byte), keep their slots in dicts instead.
         """
-        if size < 1:
-            raise ValueError(f"a table needs at least one slot, got {size}")
-        self.size = size
+        self.size = check_table_size(size)
         wide = key_bits > 64 or cells > 63
         self.offset = max(CODE_OFFSET, cells + 1) if wide else CODE_OFFSET
         """Added to a bound before it is coded: more than any score's size."""

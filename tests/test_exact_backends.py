@@ -254,3 +254,9 @@ def test_boards_wider_than_64_bits_search_in_python(monkeypatch: pytest.MonkeyPa
 def test_an_unknown_backend_is_refused() -> None:
     with pytest.raises(ValueError, match="backend"):
         Solver(STANDARD, backend="fortran")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("size", [0, 255, 2**32, True, 1000.0])
+def test_a_table_size_neither_backend_can_have_is_refused(size: int, backend: Backend) -> None:
+    with pytest.raises(ValueError, match="slots"):
+        Solver(STANDARD, backend=backend, table_size=size)
