@@ -133,9 +133,11 @@ class TranspositionTable:
     ``madvise`` is missing). The pages given back cost their first touch
     again (about 90 ms for the whole table), small beside the pure-Python
     search that fills it (seconds). A probe and a store through the views
-    cost about as much as a dict lookup and store. The old dict table,
-    emptied at 2 M entries, cost Begin-Hard's first position 1.54 x Pons'
-    nodes.
+    cost about as much as a dict lookup and store.
+
+    Against the dict table it replaces (emptied at 2 M entries), Begin-Hard's
+    first position takes 71,408,749 nodes instead of 106,325,417, that is
+    about 1.03 x Pons' count instead of 1.54 x.
     """
 
     __slots__ = ("size", "offset", "keys", "codes", "_map")
