@@ -146,7 +146,7 @@ class Solver(BudgetedSearch):
         """Empty the table by writing all of it: no later search pays to touch its pages.
 
         For benchmarks: the system hands out the table's memory page by page
-        as searches first touch it, which costs up to 25 ms over a solver's
+        as searches first touch it, which costs up to 90 ms over a solver's
         life; :meth:`reset` alone keeps that lazy.
         """
         if self._table is not None:

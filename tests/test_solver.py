@@ -336,7 +336,7 @@ def test_the_safety_net_stops_a_search_on_a_very_slow_machine(
     monkeypatch.setattr(budget_module, "time", SteppingClock(1000.0))
     analysis = analyse(EARLY_POSITIONS[0], time_budget=1.0)
     assert analysis.depth == 1
-    assert EARLY_POSITIONS[0].can_play(analysis.move)
+    assert analysis.move is not None and EARLY_POSITIONS[0].can_play(analysis.move)
 
 
 def test_a_hard_time_limit_stops_the_search_and_still_moves(
@@ -348,7 +348,7 @@ def test_a_hard_time_limit_stops_the_search_and_still_moves(
     limited = analyse(game, time_budget=1.0, time_limit=0.5)
     monkeypatch.setattr(budget_module, "time", SteppingClock(0.0))
     unlimited = analyse(game, time_budget=1.0)
-    assert game.can_play(limited.move)
+    assert limited.move is not None and game.can_play(limited.move)
     assert limited.explored < unlimited.explored
     # 0.5 s at 0.01 s a clock read: at most 50 reads, a few hundred nodes each.
     assert limited.explored <= 50 * 512
