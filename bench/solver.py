@@ -195,10 +195,11 @@ def print_pons(
             + "; its times compare with the native ones only as means."
         )
     print(
-        "ratio: mean explored / Pons' published mean (whole set). time / Pons C++: mean CPU\n"
-        "time against his C++ as measured on this kind of machine in issue 14, on the lines pure\n"
-        "Python could finish: typical ones of the four easy sets, easier ones of Begin-Medium and\n"
-        "Begin-Hard, where the time per node and Begin-Hard's first position compare better."
+        "ratio: mean explored / Pons' published mean (whole set). time / Pons C++: mean\n"
+        "CPU time against his C++ as measured on this kind of machine in issue 14, on the\n"
+        "lines pure Python could finish: typical ones of the four easy sets, easier ones of\n"
+        "Begin-Medium and Begin-Hard, where the time per node and Begin-Hard's first\n"
+        "position compare better."
     )
 
 

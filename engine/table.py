@@ -159,13 +159,10 @@ class TranspositionTable:
         else:
             self._map = mmap.mmap(-1, key_bytes + code_bytes + 1)
         view = memoryview(self._map)
-        self.keys: MutableSequence[int] = (
-            _ZeroDict() if wide else view[:key_bytes].cast("Q")  # type: ignore[assignment]
-        )
+        keys, codes = view[:key_bytes].cast("Q"), view[key_bytes : key_bytes + code_bytes]
+        self.keys: MutableSequence[int] = _ZeroDict() if wide else keys  # type: ignore[assignment]
         """The key of the position in each slot (0 when empty)."""
-        self.codes: MutableSequence[int] = (
-            _ZeroDict() if wide else view[key_bytes : key_bytes + code_bytes]  # type: ignore[assignment]
-        )
+        self.codes: MutableSequence[int] = _ZeroDict() if wide else codes  # type: ignore[assignment]
         """The coded bound of each slot (0 when empty)."""
 
     def clear(self) -> None:

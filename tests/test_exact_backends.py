@@ -111,7 +111,8 @@ def test_random_boards_give_the_same_moves_scores_and_node_counts(seed: int) -> 
 def test_small_tables_replace_entries_alike_and_stay_exact(table_size: int) -> None:
     rng = random.Random(table_size)
     for name, moves, expected in PONS[15:45:3]:
-        python, native = _both(STANDARD, Position.from_moves(moves, STANDARD), table_size=table_size)
+        pons_position = Position.from_moves(moves, STANDARD)
+        python, native = _both(STANDARD, pons_position, table_size=table_size)
         assert python == native, (name, moves)
         assert python[1] == expected
     for _ in range(10):
@@ -123,7 +124,9 @@ def test_small_tables_replace_entries_alike_and_stay_exact(table_size: int) -> N
 
 
 @pytest.mark.usefixtures("native")
-@pytest.mark.parametrize(("name", "moves", "expected"), PONS, ids=[f"{c[0]}-{i}" for i, c in enumerate(PONS)])
+@pytest.mark.parametrize(
+    ("name", "moves", "expected"), PONS, ids=[f"{c[0]}-{i}" for i, c in enumerate(PONS)]
+)
 def test_pons_sample_gives_the_same_answers_and_node_counts(
     name: str, moves: list[int], expected: int
 ) -> None:
