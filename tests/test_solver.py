@@ -156,6 +156,23 @@ def test_tiny_boards_match_brute_force(rules: Rules, backend: Backend) -> None:
             assert brute_force(rules, game.moves) == -expected
 
 
+def test_boards_wider_than_64_bits_are_solved_exactly_in_python() -> None:
+    rules = Rules(rows=2, columns=34, connect=4)  # 102 bits, 68 cells: the dict-backed table
+    rng = random.Random(5)
+    solved = 0
+    while solved < 3:
+        game = _random_open_game(rules, rng, rules.cells - 12)
+        if len(game.moves) < rules.cells - 12:
+            continue  # it ended early
+        solver = Solver(rules)
+        assert solver.backend == "python"
+        column, score = solver.best_move(Position.from_game(game))
+        assert score == brute_force(rules, game.moves)
+        game.play(column)
+        assert game.is_over() or brute_force(rules, game.moves) == -score
+        solved += 1
+
+
 def test_four_by_four_connect_four_is_a_draw(backend: Backend) -> None:
     assert solve(Game(Rules(rows=4, columns=4, connect=4))).score == 0
 
