@@ -17,7 +17,7 @@ from .errors import GameOverError
 from .exact import Solver
 from .game import Game
 from .heuristic import HEURISTIC_NODES_PER_SECOND, Heuristic, from_heuristic
-from .rules import Rules
+from .rules import Rules  # noqa: F401 (the doctests use it)
 from .table import table_size_for
 
 __all__ = ["Analysis", "analyse", "deepen", "position_of", "solve"]

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable
 
 from .bitboard import Layout, Position, compile_function, layout
-from .budget import CHECK_EVERY, BudgetedSearch, SearchAborted
+from .budget import CHECK_EVERY, BudgetedSearch
 from .rules import Rules
 
 __all__ = ["HEURISTIC_NODES_PER_SECOND", "WIN", "Heuristic", "from_heuristic"]

@@ -10,7 +10,7 @@ from .analysis import analyse, deepen, position_of
 from .budget import deadline_for, now
 from .errors import EngineError
 from .game import Game
-from .rules import Rules
+from .rules import Rules  # noqa: F401 (the doctests use it)
 
 __all__ = ["LEVELS", "LevelError", "choose_move"]
 
