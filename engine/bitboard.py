@@ -62,7 +62,8 @@ class Layout:
     height: int
     """Bits per column: the rows plus the sentinel."""
     bits: int
-    """Bits of a bitboard, sentinels included: ``columns * height``."""
+    """Bits of a bitboard, sentinels included: ``columns * height``; the compiled
+    search (engine/_native.c) takes boards of at most 64."""
     bottom_mask: Bitboard
     """The bottom cell of every column."""
     board_mask: Bitboard
