@@ -10,7 +10,8 @@
  * Boards whose bitboard fits 64 bits only: columns * (rows + 1) <= 64.
  * Python keeps the budget: every time `explored` reaches `next_check` the
  * search calls back `check(explored)`, which returns the next check or
- * raises SearchAborted; the exception unwinds the search unchanged.
+ * raises SearchAborted; the exception unwinds the search unchanged. The
+ * search lets other Python threads run, taking the GIL back for each check.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -50,6 +51,10 @@ typedef struct {
     long long next_check;
     PyObject *check;
     int aborted;
+    /* Set, under the GIL, while a search runs: the search lets the GIL go,
+     * and another thread must not run, reset or rebuild the same table. */
+    int busy;
+    PyThreadState *released;
 } Search;
 
 static inline bitboard shift_left(bitboard x, unsigned s) { return s < 64 ? x << s : 0; }
@@ -148,27 +153,36 @@ static inline void table_store(Search *s, bitboard key, int code)
 /* Nodes between two looks for a signal (Ctrl-C) when there is no budget. */
 #define SIGNAL_EVERY (1LL << 16)
 
+/* The budget check, with the GIL taken back for it (the search runs without). */
 static int call_check(Search *s)
 {
+    int status = 0;
+    PyEval_RestoreThread(s->released);
     if (s->check == Py_None) {
         /* No budget to look at, but let Ctrl-C through. */
         s->next_check = s->explored + SIGNAL_EVERY;
-        if (PyErr_CheckSignals() < 0) goto fail;
-        return 0;
+        if (PyErr_CheckSignals() < 0) status = -1;
+    } else {
+        PyObject *explored = PyLong_FromLongLong(s->explored);
+        PyObject *result = explored ? PyObject_CallOneArg(s->check, explored) : NULL;
+        Py_XDECREF(explored);
+        long long next = result ? PyLong_AsLongLong(result) : -1;
+        Py_XDECREF(result);
+        if (!result || (next == -1 && PyErr_Occurred())) status = -1;
+        else s->next_check = next;
     }
-    PyObject *explored = PyLong_FromLongLong(s->explored);
-    if (!explored) goto fail;
-    PyObject *result = PyObject_CallOneArg(s->check, explored);
-    Py_DECREF(explored);
-    if (!result) goto fail;
-    long long next = PyLong_AsLongLong(result);
-    Py_DECREF(result);
-    if (next == -1 && PyErr_Occurred()) goto fail;
-    s->next_check = next;
+    s->released = PyEval_SaveThread();
+    if (status < 0) s->aborted = 1;
+    return status;
+}
+
+static int refuse_if_busy(const Search *s)
+{
+    if (s->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is already running");
+        return -1;
+    }
     return 0;
-fail:
-    s->aborted = 1;
-    return -1;
 }
 
 typedef struct {
@@ -261,6 +275,7 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds)
     int height, connect, cells;
     unsigned long long bottom, board, size;
     PyObject *ordered;
+    if (refuse_if_busy(self) < 0) return -1;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiiKKOK", keywords, &height, &connect, &cells,
                                      &bottom, &board, &ordered, &size))
         return -1;
@@ -333,13 +348,19 @@ static PyObject *Search_negamax(Search *self, PyObject *const *args, Py_ssize_t 
         PyErr_SetString(PyExc_TypeError, "check must be callable or None");
         return NULL;
     }
-    if (table_allocate(self) < 0) return NULL;
+    if (refuse_if_busy(self) < 0 || table_allocate(self) < 0) return NULL;
+    self->busy = 1;
     self->explored = explored;
     /* Look at the budget on the first node; None: there is no budget to look at. */
     self->next_check = args[7] == Py_None ? explored + SIGNAL_EVERY : explored;
     self->check = args[7];
     self->aborted = 0;
+    /* Other threads run while this one searches; call_check takes the GIL back. */
+    self->released = PyEval_SaveThread();
     int score = negamax(self, current, mask, (int)moves, (int)alpha, (int)beta, threats);
+    PyEval_RestoreThread(self->released);
+    self->released = NULL;
+    self->busy = 0;
     self->check = NULL;
     if (self->aborted) return NULL;
     return Py_BuildValue("iL", score, self->explored);
@@ -359,13 +380,14 @@ static PyObject *Search_winning_cells(Search *self, PyObject *const *args, Py_ss
 
 static PyObject *Search_reset(Search *self, PyObject *Py_UNUSED(ignored))
 {
+    if (refuse_if_busy(self) < 0) return NULL;
     table_reset(self);
     Py_RETURN_NONE;
 }
 
 static PyObject *Search_touch(Search *self, PyObject *Py_UNUSED(ignored))
 {
-    if (table_allocate(self) < 0) return NULL;
+    if (refuse_if_busy(self) < 0 || table_allocate(self) < 0) return NULL;
     memset(self->table, 0, (size_t)self->size * sizeof(uint64_t));
     self->dirty_count = 0;
     Py_RETURN_NONE;

@@ -9,6 +9,7 @@ skip on a developer's machine and fail in CI (see solver_support).
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 from solver_support import backend, pons_sample, require_accelerator
@@ -201,6 +202,50 @@ def test_the_top_level_plays_the_same_game_on_both_backends(
             game.play(choose_move(game, max(LEVELS), time_budget=0.05))
         games.append(game.moves)
     assert games[0] == games[1]
+
+
+@pytest.mark.usefixtures("native")
+def test_other_threads_run_while_the_compiled_search_does() -> None:
+    """Seen from the main thread: the search is busy, yet not inside a Python call."""
+    solver = Solver(STANDARD, backend="native", table_size=257)
+    search = solver._native_search
+    assert search is not None
+    started, seen = threading.Event(), threading.Event()
+    inside_python = False
+    check_budget = solver.check_budget
+
+    def check() -> int:
+        nonlocal inside_python
+        inside_python = True
+        started.set()
+        if seen.is_set():
+            raise SearchAborted("the main thread saw enough")
+        next_check = check_budget()
+        inside_python = False
+        return next_check
+
+    solver.check_budget = check  # type: ignore[method-assign]
+    solver.node_limit = 50_000_000  # a backstop: the empty board takes far longer
+    errors: list[BaseException] = []
+
+    def search_empty_board() -> None:
+        try:
+            solver.score(Position(STANDARD))
+        except SearchAborted as error:
+            errors.append(error)
+
+    thread = threading.Thread(target=search_empty_board)
+    thread.start()
+    started.wait()
+    while thread.is_alive() and not seen.is_set():
+        try:
+            search.reset()
+        except RuntimeError:
+            if not inside_python:
+                seen.set()
+    thread.join()
+    assert seen.is_set()
+    assert [str(error) for error in errors] == ["the main thread saw enough"]
 
 
 # --- The table, whichever backend -------------------------------------------------------
