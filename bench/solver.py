@@ -185,7 +185,9 @@ def print_pons(
                 )
     for line in firsts:
         print(line)
-    stride_sets = [f"{s.name} (every {s.stride}th line)" for s in SETS if s.stride > 1]
+    stride_sets = [
+        f"{s.name} (every {s.stride}th line)" for s in SETS if s.stride > 1 and s.name in names
+    ]
     if not sample and stride_sets:
         print(f"Sampled sets: {', '.join(stride_sets)}.")
     if shortened:
