@@ -5,6 +5,7 @@ Run from the repository root (or anywhere: paths are found from this file)::
     python3 bench/solver.py                          # all six sets, both backends
     python3 bench/solver.py --set Middle-Medium --lines 50 --python-lines 10
     python3 bench/solver.py --sample                 # the copy in tests/data, no shared folder
+    python3 bench/solver.py --set Begin-Hard --every 1 --lines 1000 --no-python  # hours
     python3 bench/solver.py --no-pons --strength --match greedy --move-budget 0.5
 
 The sets are 7 x 6 positions written as 1-based column digits ("4453")
@@ -87,8 +88,13 @@ def parse_line(line: str) -> tuple[list[int], int]:
     return [int(digit) - 1 for digit in digits], int(score)
 
 
-def read_set(source: Path, pons_set: PonsSet, sample: bool) -> list[tuple[list[int], int]]:
-    """The positions of one set: every ``stride``-th line of its file, or its sample lines."""
+def read_set(
+    source: Path, pons_set: PonsSet, sample: bool, every: int | None = None
+) -> list[tuple[list[int], int]]:
+    """The positions of one set: every ``stride``-th line of its file, or its sample lines.
+
+    ``every`` replaces the set's own stride (1: every line).
+    """
     if sample:
         lines = [
             line.split(maxsplit=1)[1]
@@ -97,7 +103,8 @@ def read_set(source: Path, pons_set: PonsSet, sample: bool) -> list[tuple[list[i
         ]
     else:
         with (source / pons_set.file).open() as handle:
-            lines = list(itertools.islice(handle, 0, None, pons_set.stride))
+            stride = pons_set.stride if every is None else every
+            lines = list(itertools.islice(handle, 0, None, stride))
     return [parse_line(line) for line in lines]
 
 
@@ -136,6 +143,7 @@ def print_pons(
     lines: int | None,
     python_lines: int | None,
     sample: bool,
+    every: int | None = None,
 ) -> None:
     """Print one row of figures per set and backend."""
     header = (
@@ -150,7 +158,7 @@ def print_pons(
     for pons_set in SETS:
         if pons_set.name not in names:
             continue
-        positions = read_set(source, pons_set, sample)
+        positions = read_set(source, pons_set, sample, every)
         for backend in backends:
             if backend == "native":
                 count = pons_set.native_lines if lines is None else lines
@@ -186,7 +194,9 @@ def print_pons(
     for line in firsts:
         print(line)
     stride_sets = [
-        f"{s.name} (every {s.stride}th line)" for s in SETS if s.stride > 1 and s.name in names
+        f"{s.name} (every {every or s.stride}th line)"
+        for s in SETS
+        if (every or s.stride) > 1 and s.name in names
     ]
     if not sample and stride_sets:
         print(f"Sampled sets: {', '.join(stride_sets)}.")
@@ -355,6 +365,11 @@ def main(argv: list[str] | None = None) -> int:
         choices=[s.name for s in SETS],
         help="a set to run; repeatable (default: all six)",
     )
+    parser.add_argument(
+        "--every",
+        type=int,
+        help="take every N-th line of each set (default: 1, Begin-Hard 100)",
+    )
     parser.add_argument("--no-native", action="store_true", help="skip the compiled search")
     parser.add_argument("--no-python", action="store_true", help="skip the pure-Python search")
     parser.add_argument("--no-pons", action="store_true", help="skip the test sets")
@@ -399,7 +414,9 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_python:
             backends.append("python")
         names = args.sets or [s.name for s in SETS]
-        print_pons(args.data, names, backends, args.lines, args.python_lines, args.sample)
+        print_pons(
+            args.data, names, backends, args.lines, args.python_lines, args.sample, args.every
+        )
     if args.strength:
         if not args.no_pons:
             print()
