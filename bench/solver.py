@@ -1,48 +1,85 @@
-"""Benchmark the solver on Pascal Pons' test sets, and measure the levels' strength.
+"""Benchmark the exact solver on Pascal Pons' test sets, and measure the levels' strength.
 
-Run from the repository root::
+Run from the repository root (or anywhere: paths are found from this file)::
 
-    python3 bench/solver.py                     # first 200 lines of the fast sets
-    python3 bench/solver.py --set Middle-Medium --lines 50
-    python3 bench/solver.py --strength --games 20 --move-budget 0.2
+    python3 bench/solver.py                          # all six sets, both backends
+    python3 bench/solver.py --set Middle-Medium --lines 50 --python-lines 10
+    python3 bench/solver.py --sample                 # the copy in tests/data, no shared folder
+    python3 bench/solver.py --set Begin-Hard --every 1 --lines 1000 --no-python  # hours
     python3 bench/solver.py --no-pons --strength --match greedy --move-budget 0.5
 
 The sets are 7 x 6 positions written as 1-based column digits ("4453")
 with the exact score in Pons' convention; see
-../shared/benchmarks/pons/README.md. The columns become 0-based here, at
-the boundary. The transposition table is reset before each position, as
-Pons did. Only figures are printed; nothing is asserted.
+../shared/benchmarks/pons/README.md (``--data`` points elsewhere). The
+columns become 0-based here, at the boundary. Each position is solved
+with :meth:`Solver.score` on an emptied table, as Pons did, and timed in
+CPU seconds; each solver's table is written once before its first
+position (:meth:`Solver.touch_table`), as Pons' reset writes his. The
+compiled search and the pure-Python one run side by side, the latter on
+fewer positions where it would take too long. Only figures are printed;
+nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.bitboard import Position  # noqa: E402
+from engine.exact import Backend, accelerator  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.solver import LEVELS, Solver, choose_move  # noqa: E402
 
-# (file, name, Pons' published mean positions explored, strong solver, part 12)
-SETS: list[tuple[str, str, float]] = [
-    ("Test_L3_R1", "End-Easy", 51.28),
-    ("Test_L2_R1", "Middle-Easy", 449.6),
-    ("Test_L2_R2", "Middle-Medium", 39_900),
-    ("Test_L1_R1", "Begin-Easy", 3_298),
-    ("Test_L1_R2", "Begin-Medium", 1_201_000),
-    ("Test_L1_R3", "Begin-Hard", 65_920_000),
+DEFAULT_DATA = ROOT.parent / "shared" / "benchmarks" / "pons"
+SAMPLE = ROOT / "tests" / "data" / "pons_sample.txt"
+
+
+@dataclass(frozen=True)
+class PonsSet:
+    """One of Pons' test sets, what he published for it, and how much of it to run."""
+
+    file: str
+    name: str
+    pons_explored: float
+    """Pons' published mean positions explored (strong solver, part 12)."""
+    pons_here: float
+    """CPU seconds per position of Pons' C++ (no book) measured on this kind of
+    machine (issue 14), on the 977 positions the pure-Python solver then
+    finished: typical lines of the four easy sets, but easier than typical
+    ones of Begin-Medium and Begin-Hard (their Python means imply about 0.5 M
+    and 5 M nodes a position, against Pons' 1.2 M and 66 M)."""
+    native_lines: int
+    python_lines: int
+    stride: int = 1
+    """Take every ``stride``-th line: a sample spread over the whole set."""
+
+
+SETS = [
+    PonsSet("Test_L3_R1", "End-Easy", 51.28, 15.6e-6, 1000, 200),
+    PonsSet("Test_L2_R1", "Middle-Easy", 449.6, 74e-6, 1000, 200),
+    PonsSet("Test_L2_R2", "Middle-Medium", 39_900, 11.5e-3, 1000, 20),
+    PonsSet("Test_L1_R1", "Begin-Easy", 3_298, 586e-6, 1000, 100),
+    PonsSet("Test_L1_R2", "Begin-Medium", 1_201_000, 87e-3, 200, 3),
+    PonsSet("Test_L1_R3", "Begin-Hard", 65_920_000, 0.68, 10, 0, stride=100),
 ]
-DEFAULT_SETS = ["End-Easy", "Middle-Easy", "Middle-Medium", "Begin-Easy"]
 STANDARD = Rules(rows=6, columns=7, connect=4)
+
+FIRST_HARD = ("13712", 14.4, 106_325_417 / 1.54)
+"""Begin-Hard's first position, the CPU seconds Pons' C++ took on it here,
+and his explored count as issue 14 gives it: 1/1.54 of the 106,325,417
+positions our search explored with its old dict table (emptied at 2 M
+entries), about 69.0 M."""
 
 
 def parse_line(line: str) -> tuple[list[int], int]:
@@ -51,46 +88,131 @@ def parse_line(line: str) -> tuple[list[int], int]:
     return [int(digit) - 1 for digit in digits], int(score)
 
 
-def bench_set(path: Path, lines: int) -> tuple[int, int, list[float], list[int]]:
-    """Solve the first ``lines`` positions of one set: (count, correct, times, explored)."""
-    solver = Solver(STANDARD)
+def read_set(
+    source: Path, pons_set: PonsSet, sample: bool, every: int | None = None
+) -> list[tuple[list[int], int]]:
+    """The positions of one set: every ``stride``-th line of its file, or its sample lines.
+
+    ``every`` replaces the set's own stride (1: every line).
+    """
+    if sample:
+        lines = [
+            line.split(maxsplit=1)[1]
+            for line in SAMPLE.read_text().splitlines()
+            if line.startswith(pons_set.name + " ")
+        ]
+    else:
+        with (source / pons_set.file).open() as handle:
+            stride = pons_set.stride if every is None else every
+            lines = list(itertools.islice(handle, 0, None, stride))
+    return [parse_line(line) for line in lines]
+
+
+@dataclass(frozen=True)
+class Result:
+    """The figures of one backend on the positions of one set."""
+
+    count: int
+    correct: int
+    times: list[float]
+    explored: list[int]
+
+
+def bench_positions(backend: Backend, positions: list[tuple[list[int], int]]) -> Result:
+    """Score each position on an emptied table; CPU time and positions explored each."""
+    solver = Solver(STANDARD, backend=backend)
+    solver.touch_table()
     times: list[float] = []
     explored: list[int] = []
     correct = 0
-    with path.open() as handle:
-        for number, line in enumerate(handle):
-            if number >= lines:
-                break
-            moves, expected = parse_line(line)
-            position = Position.from_moves(moves, STANDARD)
-            solver.reset()
-            start = time.perf_counter()
-            score = solver.score(position)
-            times.append(time.perf_counter() - start)
-            explored.append(solver.explored)
-            correct += score == expected
-    return len(times), correct, times, explored
+    for moves, expected in positions:
+        position = Position.from_moves(moves, STANDARD)
+        solver.reset()
+        start = time.process_time()
+        score = solver.score(position)
+        times.append(time.process_time() - start)
+        explored.append(solver.explored)
+        correct += score == expected
+    return Result(len(times), correct, times, explored)
 
 
-def print_pons(directory: Path, names: list[str], lines: int) -> None:
-    """Print one row of figures per set."""
+def print_pons(
+    source: Path,
+    names: list[str],
+    backends: list[Backend],
+    lines: int | None,
+    python_lines: int | None,
+    sample: bool,
+    every: int | None = None,
+) -> None:
+    """Print one row of figures per set and backend."""
     header = (
-        f"{'set':<14} {'positions':>9} {'correct':>7} {'mean time':>11} "
-        f"{'median time':>11} {'mean explored':>13} {'Pons':>11} {'ratio':>6}"
+        f"{'set':<14} {'search':<6} {'lines':>5} {'correct':>7} {'mean time':>10} "
+        f"{'median':>10} {'per node':>8} {'mean explored':>14} {'Pons':>11} {'ratio':>5} "
+        f"{'time / Pons C++':>16}"
     )
     print(header)
     print("-" * len(header))
-    for file, name, pons in SETS:
-        if name not in names:
+    shortened: list[str] = []
+    firsts: list[str] = []
+    for pons_set in SETS:
+        if pons_set.name not in names:
             continue
-        count, correct, times, explored = bench_set(directory / file, lines)
-        mean_explored = statistics.fmean(explored)
+        positions = read_set(source, pons_set, sample, every)
+        for backend in backends:
+            if backend == "native":
+                count = pons_set.native_lines if lines is None else lines
+            else:
+                count = pons_set.python_lines if python_lines is None else python_lines
+                native_count = pons_set.native_lines if lines is None else lines
+                if "native" in backends and count < min(native_count, len(positions)):
+                    shortened.append(f"{pons_set.name} ({count})")
+            chosen = positions[:count]
+            if not chosen:
+                print(f"{pons_set.name:<14} {backend:<6} {'skipped':>5}", flush=True)
+                continue
+            result = bench_positions(backend, chosen)
+            mean_explored = statistics.fmean(result.explored)
+            mean_time = statistics.fmean(result.times)
+            print(
+                f"{pons_set.name:<14} {backend:<6} {result.count:>5} {result.correct:>7} "
+                f"{_duration(mean_time):>10} {_duration(statistics.median(result.times)):>10} "
+                f"{sum(result.times) / max(1, sum(result.explored)) * 1e9:>5.0f} ns "
+                f"{mean_explored:>14,.1f} {pons_set.pons_explored:>11,.0f} "
+                f"{mean_explored / pons_set.pons_explored:>5.2f} "
+                f"{mean_time / pons_set.pons_here:>7.2f} x {_duration(pons_set.pons_here):>7}",
+                flush=True,
+            )
+            first_moves = [int(digit) - 1 for digit in str(FIRST_HARD[0])]
+            if pons_set.name == "Begin-Hard" and chosen[0][0] == first_moves:
+                firsts.append(
+                    f"Begin-Hard's first position ({FIRST_HARD[0]}), {backend}: "
+                    f"{_duration(result.times[0])}, {result.explored[0]:,} explored "
+                    f"({result.explored[0] / FIRST_HARD[2]:.3f} x Pons' about "
+                    f"{FIRST_HARD[2] / 1e6:.1f} M); Pons' C++ here: {_duration(FIRST_HARD[1])}."
+                )
+    for line in firsts:
+        print(line)
+    stride_sets = [
+        f"{s.name} (every {every or s.stride}th line)"
+        for s in SETS
+        if (every or s.stride) > 1 and s.name in names
+    ]
+    if not sample and stride_sets:
+        print(f"Sampled sets: {', '.join(stride_sets)}.")
+    if shortened:
         print(
-            f"{name:<14} {count:>9} {correct:>7} {_duration(statistics.fmean(times)):>11} "
-            f"{_duration(statistics.median(times)):>11} {mean_explored:>13,.1f} "
-            f"{pons:>11,.2f} {mean_explored / pons:>6.2f}",
-            flush=True,
+            "Pure Python on fewer lines, where all would take too long: "
+            + ", ".join(shortened)
+            + "; its times compare with the native ones only as means."
         )
+    print(
+        "ratio: mean explored / Pons' published mean (whole set). time / Pons C++: mean\n"
+        "CPU time against his C++ as measured on this kind of machine in issue 14, on the\n"
+        "lines pure Python could finish: typical ones of the four easy sets, easier ones of\n"
+        "Begin-Medium and Begin-Hard, where the time per node and Begin-Hard's first\n"
+        "position compare better."
+    )
 
 
 def _duration(seconds: float) -> str:
@@ -216,25 +338,40 @@ def print_strength(
             )
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Parse the arguments and run the chosen benchmarks."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments and run the chosen benchmarks; the exit status."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument(
         "--data",
         type=Path,
-        default=ROOT.parent / "shared" / "benchmarks" / "pons",
+        default=DEFAULT_DATA,
         help="folder holding the Test_* files (default: ../shared/benchmarks/pons)",
     )
     parser.add_argument(
-        "--lines", type=int, default=200, help="positions per set, from the top (default 200)"
+        "--sample",
+        action="store_true",
+        help="use the few lines per set copied in tests/data/pons_sample.txt instead",
+    )
+    parser.add_argument(
+        "--lines", type=int, help="positions per set for the compiled search (default: per set)"
+    )
+    parser.add_argument(
+        "--python-lines", type=int, help="positions per set for pure Python (default: per set)"
     )
     parser.add_argument(
         "--set",
         dest="sets",
         action="append",
-        choices=[name for _, name, _ in SETS],
-        help=f"a set to run; repeatable (default: {', '.join(DEFAULT_SETS)})",
+        choices=[s.name for s in SETS],
+        help="a set to run; repeatable (default: all six)",
     )
+    parser.add_argument(
+        "--every",
+        type=int,
+        help="take every N-th line of each set (default: 1, Begin-Hard 100)",
+    )
+    parser.add_argument("--no-native", action="store_true", help="skip the compiled search")
+    parser.add_argument("--no-python", action="store_true", help="skip the pure-Python search")
     parser.add_argument("--no-pons", action="store_true", help="skip the test sets")
     parser.add_argument("--strength", action="store_true", help="also play the strength matches")
     parser.add_argument("--games", type=int, default=20, help="games per match (default 20)")
@@ -260,13 +397,33 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     if not args.no_pons:
-        print_pons(args.data, args.sets or DEFAULT_SETS, args.lines)
+        if not args.sample and not (args.data / SETS[0].file).is_file():
+            print(
+                f"bench/solver.py: no Pons test sets in {args.data}: "
+                "pass --data FOLDER or --sample (tests/data/pons_sample.txt)",
+                file=sys.stderr,
+            )
+            return 2
+        backends: list[Backend] = []
+        if not args.no_native:
+            if accelerator() is None:
+                print("The accelerator engine._native is not built (pip install -e .): "
+                      "pure Python only.")
+            else:
+                backends.append("native")
+        if not args.no_python:
+            backends.append("python")
+        names = args.sets or [s.name for s in SETS]
+        print_pons(
+            args.data, names, backends, args.lines, args.python_lines, args.sample, args.every
+        )
     if args.strength:
         if not args.no_pons:
             print()
         kinds = args.matches or ["random", "greedy", "levels"]
         print_strength(args.games, args.move_budget, args.seed, args.opening, kinds)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

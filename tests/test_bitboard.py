@@ -164,3 +164,14 @@ def test_copy_is_independent() -> None:
     other = position.copy()
     other.play(3)
     assert position.moves == 1 and other.moves == 2
+
+
+@pytest.mark.parametrize(
+    ("rows", "columns", "bits"), [(6, 7, 49), (5, 8, 48), (7, 8, 64), (8, 8, 72)]
+)
+def test_layout_counts_the_bits_of_a_bitboard_with_sentinels(
+    rows: int, columns: int, bits: int
+) -> None:
+    lay = layout(Rules(rows=rows, columns=columns))
+    assert lay.bits == bits
+    assert (lay.bottom_mask << rows).bit_length() == bits  # the last sentinel is the top bit
