@@ -19,6 +19,10 @@ from .notation import format_moves, parse_column, parse_moves
 from .render import column_header, render
 from .rules import Rules
 
+__version__ = "1.0.0"
+"""The project's version, written only here: the packaging metadata
+(pyproject.toml) and ``connect.py --version`` both read it."""
+
 # The board check, the solver and its bitboard load on first use (PEP 562):
 # the terminal game's start-up never pays for them. Type checkers see them
 # as imported.

@@ -5,20 +5,31 @@ from __future__ import annotations
 import argparse
 import sys
 
-import uvicorn
+try:
+    import uvicorn
 
-from .errors import StorageError
-from .guards import GuardedH11Protocol
-from .limits import KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS, MAX_HEADER_BYTES, WINNER_WAITING
-from .main import DEFAULT_DB, create_app
-from .winner_pool import WinnerPool
+    from .errors import StorageError
+    from .guards import GuardedH11Protocol
+    from .limits import KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS, MAX_HEADER_BYTES, WINNER_WAITING
+    from .main import DEFAULT_DB, create_app
+    from .winner_pool import WinnerPool
+except ModuleNotFoundError as missing:
+    # Installed without the extra (`pip install connect-four`): say what to
+    # install in one line instead of a traceback.
+    print(
+        f"connect-four-service: {missing.name} is not installed; the web service "
+        "needs the service extra: pip install 'connect-four[service]'",
+        file=sys.stderr,
+    )
+    sys.exit(1)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Parse the options and serve until interrupted.
 
     A database file that cannot be opened ends the program at once: one
-    line on stderr, exit status 1.
+    line on stderr, exit status 1. This is also the ``connect-four-service``
+    command's entry point.
     """
     parser = argparse.ArgumentParser(
         prog="python -m service",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 
-from engine import EngineError, Game, Rules, parse_moves
+from engine import EngineError, Game, Rules, __version__, parse_moves
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ __all__ = [
     "read_moves_file",
 ]
 
-VERSION = "1.0.0"
+VERSION = __version__
 MAX_ROWS = 99
 MAX_COLUMNS = 99
 MAX_GAMES = 99

@@ -1,0 +1,177 @@
+"""The project installs like any Python project (issue 10).
+
+A wheel is built from a copy of the checkout and installed into a fresh
+virtual environment with no pip of its own and no access to the checkout;
+its commands are then run from a folder outside the repository. The wheel
+is built without build isolation, with the setuptools that
+requirements.txt installs, so the test needs no network.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import engine
+from connect_support import CONNECT, ROOT, TEST_FILES, dialog_inputs, piped_transcript, read_dialog
+from terminal.options import VERSION
+
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+FIRST_PARTY = {"engine", "terminal", "service", "connect"}
+
+
+# --- The metadata --------------------------------------------------------------
+
+
+def test_version_is_written_only_in_engine() -> None:
+    project = PYPROJECT["project"]
+    assert "version" not in project and "version" in project["dynamic"]
+    dynamic = PYPROJECT["tool"]["setuptools"]["dynamic"]["version"]
+    assert dynamic == {"attr": "engine.__version__"}
+    assert VERSION is engine.__version__
+
+
+def test_installing_the_game_pulls_in_nothing() -> None:
+    assert PYPROJECT["project"]["dependencies"] == []
+
+
+def _third_party_imports(folder: Path) -> set[str]:
+    names: set[str] = set()
+    for path in folder.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module.split(".")[0])
+    return names - set(sys.stdlib_module_names) - FIRST_PARTY
+
+
+def _requirement_name(requirement: str) -> str:
+    for stop in "<>=!~;[ ":
+        requirement = requirement.split(stop)[0]
+    return requirement.strip().lower()
+
+
+def test_engine_and_terminal_import_nothing_outside_the_standard_library() -> None:
+    assert _third_party_imports(ROOT / "engine") == set()
+    assert _third_party_imports(ROOT / "terminal") == set()
+
+
+def test_the_service_extra_covers_what_the_service_imports() -> None:
+    extra = {_requirement_name(r) for r in PYPROJECT["project"]["optional-dependencies"]["service"]}
+    # FastAPI brings starlette and pydantic with it, at versions it agrees with.
+    brought_by_fastapi = {"starlette", "pydantic"}
+    assert _third_party_imports(ROOT / "service") <= extra | brought_by_fastapi
+
+
+def test_requirements_install_the_project_with_its_service_extra() -> None:
+    lines = (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    assert "-e .[service]" in lines
+
+
+def test_console_scripts_name_existing_functions() -> None:
+    scripts = PYPROJECT["project"]["scripts"]
+    assert scripts == {
+        "connect-four": "connect:main",
+        "connect-four-service": "service.__main__:main",
+    }
+
+
+# --- A real install, outside the checkout ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bin folder of a fresh virtual environment with the wheel installed."""
+    base = tmp_path_factory.mktemp("install")
+    source = base / "source"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "*.egg-info", "__pycache__", "*.so", ".*_cache"
+        ),
+    )
+    wheels = base / "wheels"
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
+    subprocess.run(
+        [*pip, "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(wheels), str(source)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = wheels.glob("connect_four-*.whl")
+    assert wheel.name.startswith(f"connect_four-{engine.__version__}-")
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    subprocess.run(
+        [*pip, "--python", str(python), "install", "-q", "--no-deps", "--no-index", str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    return venv / "bin"
+
+
+def _run(
+    command: list[str], stdin: bytes = b"", cwd: Path | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    # Nothing of the checkout may leak in through the environment.
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    return subprocess.run(command, input=stdin, capture_output=True, cwd=cwd, env=env, timeout=120)
+
+
+def test_installed_game_gives_the_assignment_transcript(installed: Path, tmp_path: Path) -> None:
+    text = read_dialog(TEST_FILES / "example_game.txt")
+    stdin = "".join(line + "\n" for line in dialog_inputs(text)).encode()
+    result = _run([str(installed / "connect-four")], stdin, cwd=tmp_path)
+    assert result.stdout == piped_transcript(text).encode()
+    assert (result.returncode, result.stderr) == (0, b"")
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["--version"],
+        ["--help"],
+        ["--rows", "6", "--columns", "7", "--announce", "--highlight"],
+        ["--computer", "O", "--level", "1", "--seed", "3"],
+        ["--rows", "0"],
+        ["--level", "2"],
+    ],
+    ids=" ".join,
+)
+def test_installed_command_is_the_same_program_as_connect_py(
+    installed: Path, tmp_path: Path, arguments: list[str]
+) -> None:
+    stdin = b"3\n3\n4\n4\n5\n5\n6\n"
+    script = _run([str(installed / "connect-four"), *arguments], stdin, cwd=tmp_path)
+    checkout = _run([sys.executable, str(CONNECT), *arguments], stdin, cwd=tmp_path)
+    assert script.stdout == checkout.stdout
+    assert script.stderr == checkout.stderr
+    assert script.returncode == checkout.returncode
+
+
+def test_installed_engine_imports_from_anywhere(installed: Path, tmp_path: Path) -> None:
+    code = "import engine; print(engine.__file__); print(engine.Game.from_moves('334').moves)"
+    result = _run([str(installed / "python"), "-c", code], cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    where, moves = result.stdout.decode().splitlines()
+    assert Path(where).is_relative_to(installed.parent)
+    assert moves == "[3, 3, 4]"
+
+
+def test_service_command_without_its_extra_says_what_to_install(
+    installed: Path, tmp_path: Path
+) -> None:
+    result = _run([str(installed / "connect-four-service"), "--help"], cwd=tmp_path)
+    assert result.returncode == 1
+    lines = result.stderr.decode().splitlines()
+    assert len(lines) == 1
+    assert "pip install 'connect-four[service]'" in lines[0]
