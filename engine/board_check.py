@@ -1,5 +1,10 @@
 """Who has won on a board given as a string, refusing boards no game could reach.
 
+:func:`reconstruct` does the work: it checks the board and searches for an
+order of moves that builds it. :func:`check_board` and :func:`board_winner`
+(the service's winner check) and :meth:`engine.Game.from_grid` (a game from a
+framework's grid) all answer with it.
+
 The string lists the rows from top to bottom, as a grid is printed, each row
 left to right: ``A`` and ``B`` are the two players' pieces, ``X`` an empty
 cell. On the usual 6 x 7 board the string has 42 characters; the last seven
@@ -17,6 +22,8 @@ Cells in messages are ``(row, column)`` from the bottom-left corner, as in
 """
 
 from __future__ import annotations
+
+from itertools import pairwise
 
 from ._value import Value
 from .errors import EngineError, RulesError
@@ -37,10 +44,13 @@ __all__ = [
     "DisjointChainsError",
     "ImpossibleLastMoveError",
     "MoveOrderError",
+    "UndecidedBoardError",
     "BoardVerdict",
+    "Reconstruction",
     "SEARCH_LIMIT",
     "board_winner",
     "check_board",
+    "reconstruct",
 ]
 
 PIECES = "AB"
@@ -122,6 +132,17 @@ class MoveOrderError(BoardError):
     code = "no_move_order"
 
 
+class UndecidedBoardError(BoardError):
+    """The bounded search neither found an order of moves nor proved there is none.
+
+    Only :meth:`engine.Game.from_grid` raises it: it needs the moves, where
+    the winner check answers such a board unverified. A larger
+    ``search_limit`` may settle it.
+    """
+
+    code = "undecided"
+
+
 # === The check ===
 
 
@@ -144,6 +165,26 @@ class BoardVerdict(Value):
     def __init__(self, winner: str, order_verified: bool) -> None:
         self._set("winner", winner)
         self._set("order_verified", order_verified)
+
+
+class Reconstruction(Value):
+    """The answer of :func:`reconstruct`: who has won, and moves that build the board.
+
+    ``moves`` are columns from 0, in the order of play, the winning move
+    last; None when the search ran out of its budget before finding an
+    order or proving there is none (every other rule was checked).
+
+    >>> reconstruct("XXXX" "XXXX" "XXXX" "ABXX", Rules(4, 4))
+    Reconstruction(winner='X', moves=(0, 1))
+    """
+
+    __slots__ = ("winner", "moves")
+    winner: str
+    moves: tuple[int, ...] | None
+
+    def __init__(self, winner: str, moves: tuple[int, ...] | None) -> None:
+        self._set("winner", winner)
+        self._set("moves", moves)
 
 
 SEARCH_LIMIT = 50_000
@@ -221,9 +262,32 @@ def check_board(
         BoardError: the string is no position of a real game; the subclass
             (and its ``code``) names the rule it breaks.
     """
-    rules = Rules(rows, columns, connect)
+    found = reconstruct(board, Rules(rows, columns, connect), first, search_limit=search_limit)
+    return BoardVerdict(found.winner, found.moves is not None)
+
+
+def reconstruct(
+    board: str, rules: Rules, first: str = "A", *, search_limit: int = SEARCH_LIMIT
+) -> Reconstruction:
+    """Who has won on ``board``, and an order of moves that builds it.
+
+    The string is read as :func:`check_board` reads it, under ``rules``
+    (which may be unwinnable). The checks of the text, gravity, piece counts
+    and winning chains are exact; the search for an order of moves (with
+    the winning piece last) visits at most ``search_limit`` positions, and
+    answers ``moves`` None when it runs out first.
+
+    >>> reconstruct("XXXX" "XXXX" "AXXX" "ABBX", Rules(4, 4), first="A")
+    Reconstruction(winner='X', moves=(0, 2, 0, 1))
+
+    Raises:
+        RulesError: ``first`` is neither "A" nor "B".
+        BoardError: the string is no position of a real game; the subclass
+            (and its ``code``) names the rule it breaks.
+    """
     if first not in ("A", "B") or not isinstance(first, str):
         raise RulesError(f"first must be 'A' or 'B', got {first!r}")
+    connect = rules.connect
     _check_text(board, rules)
     stacks = _stacks(board, rules)
     _check_counts(board, first)
@@ -231,10 +295,10 @@ def check_board(
     winners = [player for player in PIECES if cores[player]]
     budget = _Budget(search_limit)
     if not winners:
-        found = _has_move_order(stacks, first, budget)
+        found, order = _move_order(stacks, first, budget)
         if found is False:
             raise MoveOrderError(_no_order_text(stacks, first))
-        return BoardVerdict(NO_WINNER, found is True)
+        return Reconstruction(NO_WINNER, order if found else None)
     if len(winners) == 2:
         raise BothPlayersWonError(
             f"both A and B have a chain of {connect}: A through "
@@ -265,12 +329,12 @@ def check_board(
     # The winning piece came last; the others, in some order of turns, before it.
     undecided = False
     for cell in sorted(on_top):
-        found = _has_move_order(_without(stacks, cell), first, budget)
+        found, order = _move_order(_without(stacks, cell), first, budget)
         if found is True:
-            return BoardVerdict(winner, True)
+            return Reconstruction(winner, (*order, cell[1]))
         undecided = undecided or found is None
     if undecided:
-        return BoardVerdict(winner, False)
+        return Reconstruction(winner, None)
     raise MoveOrderError(
         _no_order_text(stacks, first)
         + f", then {winner}'s winning piece ({_cells_text(frozenset(on_top), rules)}) last"
@@ -371,8 +435,14 @@ class _Budget:
         self.left = positions
 
 
-def _has_move_order(stacks: list[str], first: str, budget: _Budget) -> bool | None:
+def _move_order(
+    stacks: list[str], first: str, budget: _Budget
+) -> tuple[bool | None, tuple[int, ...]]:
     """Whether some order of drops, players alternating from ``first``, builds ``stacks``.
+
+    Answers True and the columns of such an order, False (and no columns)
+    when there is none, or None when the budget ran out before the answer
+    was known.
 
     A depth-first search over the heights of the columns: the owner of the
     next drop is fixed by how many pieces are down, so a drop is possible
@@ -380,11 +450,12 @@ def _has_move_order(stacks: list[str], first: str, budget: _Budget) -> bool | No
     column's next piece is the other player's are tried first (the column can
     go on at once), so a reachable board is usually found in one descent.
     Each position looked at spends a unit of ``budget`` per column, each one
-    kept a unit more; None means the budget ran out before the answer was
-    known.
+    kept a unit more.
     """
     second = "B" if first == "A" else "A"
-    columns = [stack for stack in stacks if stack]
+    # The board's column of each non-empty stack searched.
+    board_columns = [index for index, stack in enumerate(stacks) if stack]
+    columns = [stacks[index] for index in board_columns]
     total = sum(len(stack) for stack in columns)
     # waits[c][h]: pieces of column c from height h on that sit on a piece of
     # the same owner (the column must wait a turn before each of them).
@@ -405,16 +476,23 @@ def _has_move_order(stacks: list[str], first: str, budget: _Budget) -> bool | No
     # The stack holds keys only (the heights are decoded when popped), so
     # its memory is a few ints per position, bounded by the budget.
     todo: list[tuple[int, int]] = [(0, 0)]
+    # The keys from the empty board to the position being looked at. The
+    # search is depth-first, so a position popped at depth d has its parent
+    # at path[d - 1]: path[:d] is its line, and the order comes from it.
+    path: list[int] = []
     probes = len(columns)
     while todo:
         # Looking at a position costs a probe per column; each new position
         # kept costs one more unit (below).
         budget.left -= probes
         if budget.left < 0:
-            return None
+            return None, ()
         key, placed = todo.pop()
+        del path[placed:]
+        path.append(key)
         if placed == total:
-            return True
+            column_of = {weight: board_columns[index] for index, weight in enumerate(weights)}
+            return True, tuple(column_of[after - before] for before, after in pairwise(path))
         player = first if placed % 2 == 0 else second
         options = []
         for column, stack in enumerate(columns):
@@ -431,7 +509,7 @@ def _has_move_order(stacks: list[str], first: str, budget: _Budget) -> bool | No
         # The last pushed is searched first.
         options.sort()
         todo.extend((after, placed + 1) for _, after in options)
-    return False
+    return False, ()
 
 
 def _winning_cores(

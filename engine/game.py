@@ -23,8 +23,8 @@ from .rules import Rules
 # Imported for type checkers only: the terminal game's start-up stays lean.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-    from typing import ClassVar
+    from collections.abc import Iterable, Sequence
+    from typing import Any, ClassVar
 
 __all__ = ["Player", "Column", "Cell", "Move", "Status", "Outcome", "Game"]
 
@@ -199,6 +199,108 @@ class Game:
 
             moves = parse_moves(moves, game.rules)
         for column in moves:
+            game.play(column)
+        return game
+
+    @classmethod
+    def from_grid(
+        cls,
+        grid: Sequence[Any],
+        rules: Rules | None = None,
+        *,
+        markers: tuple[object, object] = (1, 2),
+        empty: object = 0,
+        top_down: bool = True,
+        search_limit: int | None = None,
+    ) -> Game:
+        """Rebuild a two-player game from a grid of cells, as game frameworks give it.
+
+        ``grid`` is either one flat list of ``rows * columns`` cells, row by
+        row (Kaggle's ConnectX), or a list of rows (OpenSpiel, PettingZoo);
+        rows run from the top down unless ``top_down`` is False. A cell is
+        ``empty`` or one of ``markers``, the first player's marker first.
+        The game's history is an order of moves that builds the grid, found
+        by :func:`engine.board_check.reconstruct` (one of the orders, when
+        several build it); a won grid ends with the winning move.
+
+        >>> game = Game.from_grid([[0, 0, 0], [0, 0, 0], [1, 2, 0]], Rules(3, 3, 3))
+        >>> game.moves, game.to_move
+        ([0, 1], 0)
+        >>> Game.from_grid([".X", "XO"], Rules(2, 2, 2), markers=("X", "O"), empty=".")
+        Game.from_moves('0,1,1', Rules(rows=2, columns=2, connect=2))
+
+        Raises:
+            BoardLengthError: the grid is not ``rules.rows`` x ``rules.columns``.
+            BoardCharacterError: a cell is neither ``empty`` nor a marker, or
+                the three are not different.
+            BoardError: no game reaches the grid; the subclass names the rule
+                it breaks (its message calls the first player's pieces A,
+                the second's B, and counts indexes over the grid read from
+                the top down, row by row).
+            UndecidedBoardError: the search for an order of moves ran out of
+                ``search_limit`` positions (default
+                :data:`engine.board_check.SEARCH_LIMIT`) before finding one or
+                proving there is none: rare, and then for grids no game reaches.
+        """
+        from .board_check import (
+            SEARCH_LIMIT,
+            BoardCharacterError,
+            BoardLengthError,
+            UndecidedBoardError,
+            reconstruct,
+        )
+
+        rules = rules if rules is not None else Rules()
+        rows, columns = rules.rows, rules.columns
+        letter_of: dict[object, str] = {markers[0]: "A", markers[1]: "B", empty: "X"}
+        if len(letter_of) != 3:
+            raise BoardCharacterError(
+                f"the markers {markers!r} and the empty cell {empty!r} must be "
+                "three different values"
+            )
+        # A list of rows if its items have a length (lists, tuples, arrays,
+        # strings of several characters); a flat list of cells otherwise.
+        first_item = grid[0] if len(grid) > 0 else None
+        nested = hasattr(first_item, "__len__") and not (
+            isinstance(first_item, str) and len(first_item) == 1
+        )
+        if nested:
+            if len(grid) != rows or any(len(row) != columns for row in grid):
+                shape = f"{len(grid)} rows of {sorted({len(row) for row in grid})} cells"
+                raise BoardLengthError(f"a {rows} x {columns} board is not {shape}")
+            cells = [cell for row in grid for cell in row]
+        else:
+            if len(grid) != rules.cells:
+                raise BoardLengthError(
+                    f"a {rows} x {columns} board has {rules.cells} cells, "
+                    f"but the grid has {len(grid)}"
+                )
+            cells = list(grid)
+        if not top_down:
+            cells = [
+                cell
+                for start in reversed(range(0, rules.cells, columns))
+                for cell in cells[start : start + columns]
+            ]
+        letters = []
+        for index, cell in enumerate(cells):
+            try:
+                letters.append(letter_of[cell])
+            except (KeyError, TypeError):
+                row, column = divmod(index, columns)
+                raise BoardCharacterError(
+                    f"cell {cell!r} at (row {rows - 1 - row}, column {column}) is neither "
+                    f"empty ({empty!r}) nor a marker {markers!r}"
+                ) from None
+        limit = SEARCH_LIMIT if search_limit is None else search_limit
+        found = reconstruct("".join(letters), rules, "A", search_limit=limit)
+        if found.moves is None:
+            raise UndecidedBoardError(
+                f"no order of moves building the grid was found within {limit} "
+                "positions of search, nor proof that there is none"
+            )
+        game = cls(rules)
+        for column in found.moves:
             game.play(column)
         return game
 
