@@ -219,9 +219,9 @@ class Game:
         row (Kaggle's ConnectX), or a list of rows (OpenSpiel, PettingZoo);
         rows run from the top down unless ``top_down`` is False. A cell is
         ``empty`` or one of ``markers``, the first player's marker first.
-        The game's history is an order of moves that builds the grid, found
-        by :func:`engine.board_check.reconstruct` (one of the orders, when
-        several build it); a won grid ends with the winning move.
+        The game's history is an order of moves that builds the grid (one
+        of them, when several do; see :func:`engine.grid.moves_of_grid`); a
+        won grid ends with the winning move.
 
         >>> game = Game.from_grid([[0, 0, 0], [0, 0, 0], [1, 2, 0]], Rules(3, 3, 3))
         >>> game.moves, game.to_move
@@ -242,65 +242,14 @@ class Game:
                 :data:`engine.board_check.SEARCH_LIMIT`) before finding one or
                 proving there is none: rare, and then for grids no game reaches.
         """
-        from .board_check import (
-            SEARCH_LIMIT,
-            BoardCharacterError,
-            BoardLengthError,
-            UndecidedBoardError,
-            reconstruct,
-        )
+        from .grid import moves_of_grid
 
         rules = rules if rules is not None else Rules()
-        rows, columns = rules.rows, rules.columns
-        letter_of: dict[object, str] = {markers[0]: "A", markers[1]: "B", empty: "X"}
-        if len(letter_of) != 3:
-            raise BoardCharacterError(
-                f"the markers {markers!r} and the empty cell {empty!r} must be "
-                "three different values"
-            )
-        # A list of rows if its items have a length (lists, tuples, arrays,
-        # strings of several characters); a flat list of cells otherwise.
-        first_item = grid[0] if len(grid) > 0 else None
-        nested = hasattr(first_item, "__len__") and not (
-            isinstance(first_item, str) and len(first_item) == 1
+        moves = moves_of_grid(
+            grid, rules, markers=markers, empty=empty, top_down=top_down, search_limit=search_limit
         )
-        if nested:
-            if len(grid) != rows or any(len(row) != columns for row in grid):
-                shape = f"{len(grid)} rows of {sorted({len(row) for row in grid})} cells"
-                raise BoardLengthError(f"a {rows} x {columns} board is not {shape}")
-            cells = [cell for row in grid for cell in row]
-        else:
-            if len(grid) != rules.cells:
-                raise BoardLengthError(
-                    f"a {rows} x {columns} board has {rules.cells} cells, "
-                    f"but the grid has {len(grid)}"
-                )
-            cells = list(grid)
-        if not top_down:
-            cells = [
-                cell
-                for start in reversed(range(0, rules.cells, columns))
-                for cell in cells[start : start + columns]
-            ]
-        letters = []
-        for index, cell in enumerate(cells):
-            try:
-                letters.append(letter_of[cell])
-            except (KeyError, TypeError):
-                row, column = divmod(index, columns)
-                raise BoardCharacterError(
-                    f"cell {cell!r} at (row {rows - 1 - row}, column {column}) is neither "
-                    f"empty ({empty!r}) nor a marker {markers!r}"
-                ) from None
-        limit = SEARCH_LIMIT if search_limit is None else search_limit
-        found = reconstruct("".join(letters), rules, "A", search_limit=limit)
-        if found.moves is None:
-            raise UndecidedBoardError(
-                f"no order of moves building the grid was found within {limit} "
-                "positions of search, nor proof that there is none"
-            )
         game = cls(rules)
-        for column in found.moves:
+        for column in moves:
             game.play(column)
         return game
 

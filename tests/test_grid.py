@@ -116,8 +116,15 @@ def test_a_column_only_the_second_player_could_start_is_refused() -> None:
 
 @pytest.mark.parametrize(
     "grid",
-    [[0] * 41, [0] * 43, [[0] * 7] * 5, [[0] * 6] * 6, [[0] * 7] * 5 + [[0] * 8]],
-    ids=["flat 41", "flat 43", "5 rows", "6 columns", "one long row"],
+    [
+        [0] * 41,
+        [0] * 43,
+        [[0] * 7] * 5,
+        [[0] * 6] * 6,
+        [[0] * 7] * 5 + [[0] * 8],
+        [[0] * 7] * 5 + [0],
+    ],
+    ids=["flat 41", "flat 43", "5 rows", "6 columns", "one long row", "a cell for a row"],
 )
 def test_a_grid_of_the_wrong_shape_is_refused(grid: list[object]) -> None:
     with pytest.raises(BoardLengthError):
