@@ -12,7 +12,8 @@ import pytest
 
 from engine import GameOverError, NotYourTurnError, Rules, RulesError, Status
 from service.errors import GameNotFoundError, PlayerNotFoundError, StorageFullError
-from service.store import GameStore, drop_token_rules
+from service.sqlite_store import SqliteGameStore as GameStore
+from service.store import drop_token_rules
 
 
 def test_a_new_store_on_the_same_file_finds_every_game(tmp_path: Path) -> None:
