@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from .store import GameStore
+from .store import CACHE_WEIGHT, GameStore
 
 __all__ = ["DB_ENVIRONMENT", "DEFAULT_DB", "is_postgres_url", "open_store"]
 
@@ -29,10 +29,12 @@ def open_store(
     *,
     max_db_pages: int | None = None,
     read_only: bool = False,
+    cache_weight: int = CACHE_WEIGHT,
 ) -> GameStore:
     """The store of ``db``: a ``postgresql://`` URL, or else the path of an SQLite file.
 
-    ``max_db_pages`` (SQLite only) caps the file's size in pages.
+    ``max_db_pages`` (SQLite only) caps the file's size in pages;
+    ``cache_weight`` bounds the cache of replayed games.
 
     Raises:
         StorageError: the database cannot be opened or set up.
@@ -45,7 +47,9 @@ def open_store(
         # Imported here: an SQLite service never loads the PostgreSQL driver.
         from .postgres_store import PostgresGameStore
 
-        return PostgresGameStore(name, read_only=read_only)
+        return PostgresGameStore(name, read_only=read_only, cache_weight=cache_weight)
     from .sqlite_store import SqliteGameStore
 
-    return SqliteGameStore(name, max_pages=max_db_pages, read_only=read_only)
+    return SqliteGameStore(
+        name, max_pages=max_db_pages, read_only=read_only, cache_weight=cache_weight
+    )
