@@ -159,27 +159,30 @@ class PostgresGameStore(GameStore):
         self.url = url
         self.where = _safe_url(url)
         self.read_only = read_only
+        try:
+            # One connection of its own first: it sets the schema up, and if
+            # the server cannot be reached, its error says why.
+            with psycopg.connect(url, **self._connect_options(connect_timeout)) as connection:
+                self._configure(connection)
+                self._migrate(connection)
+        except psycopg.Error as error:
+            raise _storage_error(error, self.where) from error
         self._pool = ConnectionPool(
             url,
             min_size=1,
             max_size=pool_size,
             timeout=connect_timeout,
-            kwargs={"autocommit": True, "connect_timeout": max(2, round(connect_timeout))},
+            kwargs=self._connect_options(connect_timeout),
             configure=self._configure,
             check=ConnectionPool.check_connection,
-            open=False,
+            open=True,
             name="connect-four",
         )
-        try:
-            self._pool.open(wait=True, timeout=connect_timeout)
-            with self._pool.connection() as connection:
-                self._migrate(connection)
-        except psycopg.Error as error:
-            self._pool.close()
-            raise _storage_error(error, self.where) from error
-        except BaseException:
-            self._pool.close()
-            raise
+
+    @staticmethod
+    def _connect_options(timeout: float) -> dict[str, Any]:
+        # libpq's own connect_timeout counts whole seconds, at least 2.
+        return {"autocommit": True, "connect_timeout": max(2, round(timeout))}
 
     def _configure(self, connection: psycopg.Connection[Any]) -> None:
         """Settings of every new connection: durable commits, bounded lock waits."""

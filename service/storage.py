@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from .errors import StorageError
 from .store import CACHE_WEIGHT, GameStore
 
 __all__ = ["DB_ENVIRONMENT", "DEFAULT_DB", "is_postgres_url", "open_store"]
@@ -45,7 +46,12 @@ def open_store(
         if max_db_pages is not None:
             raise ValueError("--max-db-pages applies to SQLite files only")
         # Imported here: an SQLite service never loads the PostgreSQL driver.
-        from .postgres_store import PostgresGameStore
+        try:
+            from .postgres_store import PostgresGameStore
+        except ImportError as error:
+            raise StorageError(
+                f"PostgreSQL needs its driver ({error}): pip install -r requirements.txt"
+            ) from None
 
         return PostgresGameStore(name, read_only=read_only, cache_weight=cache_weight)
     from .sqlite_store import SqliteGameStore

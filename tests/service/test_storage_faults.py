@@ -3,7 +3,9 @@ acknowledged is lost, and the service recovers when the fault is gone.
 
 Most faults are made on a real file under an app in this process; start-up
 on a corrupted file and a real full disk (a small tmpfs, where this machine
-lets the tests mount one) use a real server process.
+lets the tests mount one) use a real server process. These faults are
+SQLite's; a stopped or read-only PostgreSQL server is tested in
+``test_postgres_store.py``.
 """
 
 from __future__ import annotations
@@ -50,6 +52,12 @@ def move(client: TestClient | httpx.Client, game_id: str, number: int) -> Any:
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     return tmp_path / "games.db"
+
+
+@pytest.fixture
+def database(db: Path) -> Path:
+    """SQLite only: these faults are the file's (PostgreSQL's: test_postgres_store.py)."""
+    return db
 
 
 @pytest.fixture

@@ -226,3 +226,26 @@ def test_unknown_game_ids_leave_nothing_in_the_cache(open_database: OpenStore) -
             store.play(game_id=f"{number:032x}", player_id="a", column=0)
     assert len(store._cache._entries) == 0
     store.close()
+
+
+def test_a_database_from_before_schema_versions_is_migrated_and_keeps_its_games(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as connection:  # The first release's tables.
+        connection.executescript(
+            "CREATE TABLE games (game_id TEXT PRIMARY KEY, players TEXT NOT NULL,"
+            " board_rows INTEGER NOT NULL, board_columns INTEGER NOT NULL,"
+            " done INTEGER NOT NULL DEFAULT 0);"
+            "CREATE TABLE moves (game_id TEXT NOT NULL, move_number INTEGER NOT NULL,"
+            " player INTEGER NOT NULL, column_number INTEGER,"
+            " PRIMARY KEY (game_id, move_number)) WITHOUT ROWID;"
+            f"INSERT INTO games VALUES ('{'a' * 32}', '[\"x\", \"y\"]', 4, 4, 0);"
+            f"INSERT INTO moves VALUES ('{'a' * 32}', 0, 0, 2);"
+        )
+    store = SqliteGameStore(path)
+    assert store.play(game_id="a" * 32, player_id="y", column=2, key="retry-1") == 1
+    assert [move.column for move in store.read_game("a" * 32).game.history] == [2, 2]
+    store.close()
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
