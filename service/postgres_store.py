@@ -18,8 +18,8 @@ Faults are never silent: every driver error becomes a
 :class:`~service.errors.StorageError` (503) after the transaction is
 rolled back, by SQLSTATE: disk full, read-only, corrupt data, lock waits
 past their time, and the server unreachable (``storage_unavailable``).
-The pool checks each connection before lending it, so the service
-recovers by itself when the server is back.
+A connection found broken when its transaction begins is dropped and
+another tried, so the service recovers by itself when the server is back.
 
 The schema is versioned (table ``schema_version``); start-up applies the
 missing steps of ``_MIGRATIONS`` under an advisory lock, so processes
@@ -174,7 +174,6 @@ class PostgresGameStore(GameStore):
             timeout=connect_timeout,
             kwargs=self._connect_options(connect_timeout),
             configure=self._configure,
-            check=ConnectionPool.check_connection,
             open=True,
             name="connect-four",
         )
@@ -221,29 +220,53 @@ class PostgresGameStore(GameStore):
             StorageError: no connection could be had, or the server failed
                 (nothing of the transaction was kept).
         """
+        # A read is REPEATABLE READ: the game's row, its move count and its
+        # moves come from one snapshot. A write is READ COMMITTED: once it
+        # holds the game's row, it sees the moves committed before.
+        begin = "BEGIN" if write else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
         try:
-            with self._pool.connection() as connection:
-                # A read is REPEATABLE READ: the game's row, its move count and
-                # its moves come from one snapshot. A write is READ COMMITTED:
-                # once it holds the game's row, it sees the moves committed
-                # before.
-                connection.execute(
-                    "BEGIN" if write else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
-                )
-                try:
-                    yield _Connection(connection)
-                    connection.execute("COMMIT")
-                except BaseException:
-                    if not connection.closed:
-                        try:
-                            connection.execute("ROLLBACK")
-                        except psycopg.Error:
-                            connection.close()  # The pool replaces it.
-                    raise
+            connection = self._begun(begin)
+            try:
+                yield _Connection(connection)
+                connection.execute("COMMIT")
+            except BaseException:
+                if not connection.closed:
+                    try:
+                        connection.execute("ROLLBACK")
+                    except psycopg.Error:
+                        connection.close()  # The pool replaces it.
+                raise
+            finally:
+                self._pool.putconn(connection)
         except psycopg.IntegrityError:
             raise  # A broken rule of the schema is a bug, not a storage fault.
         except psycopg.Error as error:
             raise _storage_error(error, self.where) from error
+
+    def _begun(self, begin: str) -> psycopg.Connection[Any]:
+        """A pooled connection on which ``begin`` has started a transaction.
+
+        Connections broken while idle in the pool (the server restarted)
+        fail at ``begin``, which is harmless to repeat: the pool drops each
+        and another is tried. Checking every connection before lending it
+        would cost a round trip on every request instead.
+        """
+        for _ in range(self._pool.max_size):
+            connection = self._pool.getconn()
+            try:
+                connection.execute(begin)
+                return connection
+            except psycopg.OperationalError:
+                self._pool.putconn(connection)  # A broken one is discarded.
+                if not connection.broken:
+                    raise
+        connection = self._pool.getconn()  # The last try: its error is the answer.
+        try:
+            connection.execute(begin)
+        except BaseException:
+            self._pool.putconn(connection)
+            raise
+        return connection
 
     def close(self) -> None:
         """Close the pool's connections."""
