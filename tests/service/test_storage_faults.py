@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from conftest import REPOSITORY, listening_socket
 from service.main import create_app
 
 RunService = Callable[..., "subprocess.CompletedProcess[str]"]
@@ -245,3 +247,19 @@ def test_a_real_full_disk_is_503_then_recovers_when_space_is_freed(
         response = move(client, game_ids[0], len(client.get(
             f"/drop_token/{game_ids[0]}/moves").json()["moves"]))
         assert response.status_code == 200, response.text
+
+
+def test_the_environment_names_the_database_when_db_does_not(db: Path) -> None:
+    """CONNECT_FOUR_DB is read when --db is absent: here it names a file that is no database."""
+    db.write_text("hello, this is a text file\n" * 100)
+    listener = listening_socket()
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "service", "--fd", str(listener.fileno()), "--no-access-log"],
+            cwd=REPOSITORY, capture_output=True, text=True, timeout=120,
+            pass_fds=(listener.fileno(),), env={**os.environ, "CONNECT_FOUR_DB": str(db)},
+        )
+    finally:
+        listener.close()
+    assert result.returncode == 1
+    assert str(db) in result.stderr
