@@ -228,7 +228,17 @@ class PostgresGameStore(GameStore):
             connection = self._begun(begin)
             try:
                 yield _Connection(connection)
-                connection.execute("COMMIT")
+                try:
+                    connection.execute("COMMIT")
+                except psycopg.OperationalError as error:
+                    if not connection.broken:
+                        raise
+                    # The server may have committed before the line broke.
+                    raise StorageError(
+                        f"the connection to the database {self.where} broke while "
+                        f"committing ({error}); the request may or may not have been "
+                        "stored: send it again with the same Idempotency-Key to find out"
+                    ) from error
             except BaseException:
                 if not connection.closed:
                     try:
