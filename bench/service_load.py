@@ -20,6 +20,17 @@ moves/s ratio, flood over quiet, and their median (the issue's target: at
 least 0.5).
 
     python bench/service_load.py --games 300 --clients 16,64,256 --flood 8 --long-game
+
+With ``--databases``, compares instead, at each client count (64 by
+default): one server process on SQLite, one on PostgreSQL, and two
+processes on one PostgreSQL database (the clients split between them, as a
+load balancer would). It starts its own throw-away PostgreSQL server (with
+its flushes to disk on, as in production) and prints, besides moves/s and
+latencies, the CPU seconds each part used per 1,000 requests: the service
+processes, the PostgreSQL server, and this script's clients; on a
+2-core machine their sum says which part the run was waiting for.
+
+    python bench/service_load.py --databases --games 600
 """
 
 from __future__ import annotations
@@ -42,6 +53,10 @@ REPOSITORY = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPOSITORY))
 
 from engine import Game, Rules  # noqa: E402
+
+sys.path.insert(0, str(REPOSITORY / "tests" / "service"))
+# The tests' throw-away server (not a package: mypy sees it only from tests/service).
+from postgres_cluster import Cluster, start_cluster  # type: ignore[import-not-found]  # noqa: E402
 
 
 @dataclass
@@ -233,14 +248,20 @@ def flood_winner(
                 checks[status] = checks.get(status, 0) + 1
 
 
-def run_load(url: str, args: argparse.Namespace, clients: int, flood: int) -> Summary:
-    """Play ``args.games`` games with ``clients`` threads, ``flood`` more on the winner check."""
+def run_load(
+    url: str, args: argparse.Namespace, clients: int, flood: int, urls: list[str] | None = None
+) -> Summary:
+    """Play ``args.games`` games with ``clients`` threads, ``flood`` more on the winner check.
+
+    With ``urls``, client n talks to ``urls[n % len(urls)]`` (several servers on one database).
+    """
     results = Results()
     next_game = [0]
+    targets = urls or [url]
     threads = [
         threading.Thread(
             target=play_games,
-            args=(url, next_game, args.games, args, results, args.seed + n),
+            args=(targets[n % len(targets)], next_game, args.games, args, results, args.seed + n),
         )
         for n in range(clients)
     ]
@@ -311,6 +332,92 @@ def long_game(url: str) -> None:
         print(f"| {kind} | {start * 1000:.2f} | {end * 1000:.2f} | {end / start:.2f} |")
 
 
+def cpu_seconds(pids: list[int], with_children_of: int | None = None) -> float:
+    """CPU seconds (user + system) used so far by ``pids``, and by the children of one pid."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # It ended meanwhile.
+        parent = int(fields[1])
+        if int(entry) in pids or (with_children_of is not None and parent == with_children_of):
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+@dataclass
+class Setup:
+    """One configuration of the --databases comparison."""
+
+    name: str
+    db: str
+    processes: int
+
+
+def compare_databases(args: argparse.Namespace, counts: list[int]) -> bool:
+    """One process on SQLite, one and two on PostgreSQL; print the table; True if all verified."""
+    try:
+        cluster: Cluster = start_cluster(durable=True)
+    except Exception as error:  # ClusterUnavailable, or a server that would not start
+        raise SystemExit(f"--databases needs a PostgreSQL server: {error}") from None
+    postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
+    print(
+        f"{args.games} games per run, {args.rows} x {args.columns}, {args.players} players; "
+        "CPU s per 1,000 requests: service processes / PostgreSQL server / clients"
+    )
+    print("| set-up | clients | moves/s | p50 ms | p99 ms | errors | CPU service "
+          "| CPU PostgreSQL | CPU clients |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    ok = True
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            for clients in counts:
+                setups = [
+                    Setup("1 process, SQLite", os.path.join(folder, f"{clients}.db"), 1),
+                    Setup("1 process, PostgreSQL", cluster.create_database(), 1),
+                    Setup("2 processes, PostgreSQL", cluster.create_database(), 2),
+                ]
+                for setup in setups:
+                    servers = [start_server(setup.db) for _ in range(setup.processes)]
+                    pids = [process.pid for process, _ in servers]
+                    try:
+                        before = (cpu_seconds(pids), cpu_seconds([postmaster], postmaster),
+                                  time.process_time())
+                        summary = run_load(servers[0][1], args, clients, 0,
+                                           [url for _, url in servers])
+                        after = (cpu_seconds(pids), cpu_seconds([postmaster], postmaster),
+                                 time.process_time())
+                    finally:
+                        for process, _ in servers:
+                            process.terminate()
+                            process.wait()
+                    per_1000 = 1000 / max(1, len(summary.latencies))
+                    service, server, own = (
+                        (end - start) * per_1000 for start, end in zip(before, after, strict=True)
+                    )
+                    latencies = summary.latencies
+                    print(
+                        f"| {setup.name} | {clients} | {summary.moves_per_second:.0f} "
+                        f"| {percentile(latencies, 0.50) * 1000:.1f} "
+                        f"| {percentile(latencies, 0.99) * 1000:.1f} | {len(summary.errors)} "
+                        f"| {service:.2f} | {server if setup.db.startswith('postgresql') else 0:.2f} "
+                        f"| {own:.2f} |"
+                    )
+                    for problem in (summary.errors + summary.problems)[:5]:
+                        print("  ", problem)
+                    if summary.errors or summary.problems or summary.finished != args.games:
+                        ok = False
+    finally:
+        cluster.remove()
+    print("every game verified: stored moves replay through the engine to the server's answers"
+          if ok else "FAILED: see the errors above")
+    return ok
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=1000, help="games to play (1000)")
@@ -331,6 +438,11 @@ def main() -> None:
         help="also compare request latencies at the start and the end of a 9,990-move game",
     )
     parser.add_argument("--url", help="target this server instead of starting one")
+    parser.add_argument(
+        "--databases", action="store_true",
+        help="compare 1 process on SQLite, 1 and 2 processes on PostgreSQL (64 clients unless "
+        "--clients says)",
+    )
     parser.add_argument("--rows", type=int, default=4, help="board rows (4)")
     parser.add_argument("--columns", type=int, default=4, help="board columns (4)")
     parser.add_argument("--players", type=int, default=2, help="players per game (2)")
@@ -341,6 +453,12 @@ def main() -> None:
     args = parser.parse_args()
 
     counts = [int(count) for count in args.clients.split(",")]
+    if args.databases:
+        if args.clients == parser.get_default("clients"):
+            counts = [64]
+        if not compare_databases(args, counts):
+            raise SystemExit(1)
+        return
     summaries: list[Summary] = []
     for clients in counts:
         with tempfile.TemporaryDirectory() as folder:

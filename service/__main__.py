@@ -1,8 +1,9 @@
-"""Run the service: ``python -m service [--host H] [--port P] [--db FILE]``."""
+"""Run the service: ``python -m service [--host H] [--port P] [--db FILE_OR_URL]``."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 try:
@@ -11,7 +12,8 @@ try:
     from .errors import StorageError
     from .guards import GuardedH11Protocol
     from .limits import KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS, MAX_HEADER_BYTES, WINNER_WAITING
-    from .main import DEFAULT_DB, create_app
+    from .main import create_app
+    from .storage import DB_ENVIRONMENT, DEFAULT_DB, is_postgres_url
     from .winner_pool import WinnerPool
 except ModuleNotFoundError as missing:
     # Installed without the extra (`pip install connect-four`): say what to
@@ -45,13 +47,18 @@ def main(argv: list[str] | None = None) -> None:
         "(socket activation; host and port are then the socket's)",
     )
     parser.add_argument(
-        "--db", default=DEFAULT_DB, metavar="FILE", help=f"SQLite database file ({DEFAULT_DB})"
+        "--db",
+        default=os.environ.get(DB_ENVIRONMENT) or DEFAULT_DB,
+        metavar="FILE_OR_URL",
+        help="SQLite database file, or postgresql://user@host:port/dbname to share games "
+        f"between processes and machines (${DB_ENVIRONMENT}, else {DEFAULT_DB})",
     )
     parser.add_argument(
         "--max-db-pages",
         type=int,
         metavar="N",
-        help="cap the database at N pages of 4 KiB; beyond, writes answer 503 storage_full",
+        help="cap an SQLite database at N pages of 4 KiB; beyond, writes answer 503 "
+        "storage_full",
     )
     parser.add_argument(
         "--read-only",
@@ -83,6 +90,8 @@ def main(argv: list[str] | None = None) -> None:
         "--no-access-log", action="store_true", help="do not log each request"
     )
     args = parser.parse_args(argv)
+    if args.max_db_pages is not None and is_postgres_url(args.db):
+        parser.error("--max-db-pages applies to SQLite files only")
     options = {} if args.body_timeout is None else {"body_timeout": args.body_timeout}
     pool = WinnerPool(waiting=args.winner_queue)
     try:

@@ -37,13 +37,10 @@ from .limits import (
 )
 from .routers import drop_token, winner
 from .schemas import ERROR_SCHEMA, ErrorOut
-from .store import GameStore
+from .storage import DEFAULT_DB, open_store
 from .winner_pool import WinnerPool, shared_pool
 
 __all__ = ["DEFAULT_DB", "ENGINE_ERRORS", "create_app"]
-
-DEFAULT_DB = "drop_token.db"
-"""The database file when none is named, in the working directory."""
 
 ENGINE_ERRORS: dict[type[EngineError], tuple[int, str]] = {
     NotYourTurnError: (409, "not_your_turn"),
@@ -129,7 +126,7 @@ _LIMITS_TEXT = (
 
 
 def create_app(
-    db_path: str | os.PathLike[str] = DEFAULT_DB,
+    db: str | os.PathLike[str] = DEFAULT_DB,
     *,
     max_db_pages: int | None = None,
     read_only: bool = False,
@@ -137,17 +134,19 @@ def create_app(
     body_timeout: float = BODY_TIMEOUT,
     winner_pool: WinnerPool | None = None,
 ) -> FastAPI:
-    """The app, its games stored in the SQLite file ``db_path`` (created if missing).
+    """The app, its games stored in ``db``: a ``postgresql://`` URL or an SQLite file.
 
-    ``max_db_pages`` caps the database's size in pages (4 KiB each);
+    An SQLite file is created if missing; a PostgreSQL database must exist
+    (the service creates or migrates its tables).
+    ``max_db_pages`` caps an SQLite database's size in pages (4 KiB each);
     ``read_only`` serves the games and refuses every change (503);
     ``winner_pool`` runs the winner checks (the process's shared pool if None);
     the caller that made it closes it.
 
     Raises:
-        StorageError: the file cannot be opened as the service's database.
+        StorageError: the database cannot be opened as the service's database.
     """
-    store = GameStore(db_path, max_pages=max_db_pages, read_only=read_only)
+    store = open_store(db, max_db_pages=max_db_pages, read_only=read_only)
     pool = winner_pool or shared_pool()
 
     @asynccontextmanager

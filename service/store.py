@@ -1,28 +1,24 @@
-"""Drop-token games kept in SQLite, the move list being the source of truth.
+"""Drop-token games kept in a database, the move list being the source of truth.
 
 Two tables: ``games`` (players, board size, token hashes) and ``moves``, one
 row per drop or quit, keyed by ``(game_id, move_number)``. The engine's
 :class:`~engine.Game` decides every rule; it is rebuilt from the moves, but
 not on every request: a bounded cache keeps recently used games and catches
-each up with the moves stored since (other processes may share the file), so
-a request costs the same in a game of 10 or 10,000 moves. Reading moves
-reads only the rows asked for. ``games.done`` is derived from the moves and
-updated in the same transaction as the move that ends the game; it serves
-to list the games in progress without replaying them.
+each up with the moves stored since (other processes may share the
+database), so a request costs the same in a game of 10 or 10,000 moves.
+Reading moves reads only the rows asked for. ``games.done`` is derived from
+the moves and updated in the same transaction as the move that ends the
+game; it serves to list the games in progress without replaying them.
 
-Each move is one ``BEGIN IMMEDIATE`` transaction: take the write lock,
-read how many moves there are, let the engine validate the new one, insert
-it, commit. Writers are serialised, so two requests can never both append
-move n. The database runs in WAL mode with ``synchronous=NORMAL``: a commit
-reaches the operating system before the response is sent, so killing the
-process loses no acknowledged move (a power cut may lose the last few).
-
-Storage faults are never silent. Every SQLite failure becomes a
-:class:`~service.errors.StorageError` (503, its own code per fault) after
-the transaction is rolled back, so nothing is acknowledged that was not
-committed. Before each transaction the file at the path must still be the
-one opened: SQLite would go on writing into a deleted or moved file, which
-nobody would ever read again.
+:class:`GameStore` holds every rule of storing games, written once; a
+subclass per database (:mod:`service.sqlite_store`,
+:mod:`service.postgres_store`) supplies connections, transactions, the
+schema and the mapping of its faults to
+:class:`~service.errors.StorageError`. Each move is one write transaction
+that reads how many moves there are, lets the engine validate the new one
+and inserts it; the subclass guarantees that two write transactions on one
+game never overlap (SQLite: one writer at a time; PostgreSQL: the game's
+row locked ``FOR UPDATE``), so two requests can never both append move n.
 """
 
 from __future__ import annotations
@@ -30,18 +26,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
-import pathlib
 import re
 import secrets
-import sqlite3
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any, Protocol
 
 from fastapi import Depends, Request
 
@@ -62,13 +55,7 @@ from .errors import (
     IdempotencyKeyReusedError,
     MoveNotFoundError,
     PlayerNotFoundError,
-    StorageBusyError,
-    StorageCorruptError,
     StorageError,
-    StorageFullError,
-    StorageMissingError,
-    StorageReadOnlyError,
-    StorageReplacedError,
     TokenRejectedError,
     TokenRequiredError,
 )
@@ -77,12 +64,15 @@ from .limits import MAX_PAGE
 __all__ = [
     "CONNECT",
     "GAME_ID_PATTERN",
+    "Connection",
     "CreatedGame",
     "GameRecord",
     "GameStore",
+    "Migration",
     "StoredGame",
     "StoreDep",
     "drop_token_rules",
+    "pending_migrations",
     "get_store",
 ]
 
@@ -99,35 +89,6 @@ BUSY_TIMEOUT = 10.0
 
 CACHE_WEIGHT = 2_000_000
 """What the game cache may hold, in moves plus board cells (some 100 MB at most)."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    game_id TEXT PRIMARY KEY,
-    players TEXT NOT NULL,          -- JSON list of names, in turn order
-    board_rows INTEGER NOT NULL,
-    board_columns INTEGER NOT NULL,
-    done INTEGER NOT NULL DEFAULT 0, -- derived from the moves, for listing
-    tokens TEXT                     -- JSON list of SHA-256 hex digests, or NULL
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id TEXT NOT NULL REFERENCES games (game_id),
-    move_number INTEGER NOT NULL,   -- from 0, quits included
-    player INTEGER NOT NULL,        -- index into games.players
-    column_number INTEGER,          -- NULL: the player quit
-    idempotency_key TEXT,           -- the client's Idempotency-Key, or NULL
-    PRIMARY KEY (game_id, move_number)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS games_by_done ON games (done);
-"""
-
-# Columns added after the first release: a database made before gets them.
-_ADDED_COLUMNS = (("games", "tokens", "TEXT"), ("moves", "idempotency_key", "TEXT"))
-
-_KEY_INDEX = """
-CREATE UNIQUE INDEX IF NOT EXISTS moves_by_key
-    ON moves (game_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
-"""
-
 
 def drop_token_rules(rows: int, columns: int) -> Rules:
     """The engine rules of a drop-token board: four in a row, any size.
@@ -208,6 +169,42 @@ class CreatedGame:
     tokens: dict[str, str] | None
 
 
+class Cursor(Protocol):
+    """What the store reads from a statement's result (sqlite3's and psycopg's cursors)."""
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Connection(Protocol):
+    """A connection inside a transaction: statements take ``?`` placeholders."""
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Cursor: ...
+
+
+Migration = Callable[[Connection], None]
+"""One step of a database's schema: run inside the start-up transaction."""
+
+
+def pending_migrations(
+    version: int, migrations: Sequence[Migration], where: str
+) -> Sequence[Migration]:
+    """The steps that bring a schema at ``version`` up to date (``version`` counts steps done).
+
+    Raises:
+        StorageError: the database was made by a newer service than this one.
+    """
+    if version > len(migrations):
+        raise StorageError(
+            f"the database {where} has schema version {version}, newer than this service's "
+            f"{len(migrations)}; run the newer service (the request changed nothing)"
+        )
+    return migrations[version:]
+
+
 class _CachedGame:
     """One game replayed by the engine; its lock guards the game while it is used."""
 
@@ -262,185 +259,41 @@ class _GameCache:
             self._weight = 0
 
 
-def _storage_error(error: sqlite3.Error, path: str) -> StorageError:
-    """The service error for an SQLite failure, by SQLite's own error name."""
-    name = getattr(error, "sqlite_errorname", "") or ""
-    kinds: tuple[tuple[tuple[str, ...], type[StorageError]], ...] = (
-        (("SQLITE_FULL",), StorageFullError),
-        (("SQLITE_READONLY",), StorageReadOnlyError),
-        (("SQLITE_CORRUPT", "SQLITE_NOTADB"), StorageCorruptError),
-        (("SQLITE_BUSY", "SQLITE_LOCKED"), StorageBusyError),
-    )
-    kind = next((kind for prefixes, kind in kinds if name.startswith(prefixes)), StorageError)
-    return kind(f"the database {path} cannot be used ({error}); the request changed nothing")
-
-
 class GameStore:
-    """Drop-token games in one SQLite file, safe to share between threads.
+    """Drop-token games in a database, safe to share between threads (a base class).
 
-    Each thread gets its own connection, opened on first use.
-    ``max_pages``, when given, caps the database at that many pages (an
-    operator's size limit; writes beyond it are 503 ``storage_full``).
-    ``read_only`` serves the games but refuses every write with 503
-    ``storage_read_only`` (for backups and maintenance).
-
-    Raises:
-        StorageError: the file cannot be opened as a database (its subclass
-            names why: corrupt, read-only...).
+    A subclass per database provides :meth:`_transaction` and extends
+    :meth:`close`; every game rule is here.
     """
 
-    def __init__(
-        self,
-        path: str | os.PathLike[str],
-        *,
-        max_pages: int | None = None,
-        read_only: bool = False,
-        cache_weight: int = CACHE_WEIGHT,
-    ) -> None:
-        self.path = os.fspath(path)
-        self.max_pages = max_pages
-        self.read_only = read_only
-        self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
-        # Writers of this process queue here rather than in SQLite's busy
-        # handler, which sleeps up to 100 ms at a time between tries.
-        self._write_lock = threading.Lock()
+    # The statements that differ between databases; a subclass spells its own.
+    # SQLite numbers games in creation order by rowid, and a write
+    # transaction already holds the whole database.
+    _SELECT_IN_PROGRESS = "SELECT game_id FROM games WHERE done = 0 ORDER BY rowid"
+    _SELECT_IN_PROGRESS_PAGE = (
+        "SELECT rowid, game_id FROM games WHERE done = 0 AND rowid > ? ORDER BY rowid LIMIT ?"
+    )
+    _SELECT_GAME = (
+        "SELECT players, board_rows, board_columns, tokens FROM games WHERE game_id = ?"
+    )
+    _SELECT_GAME_TO_WRITE = _SELECT_GAME
+
+    def __init__(self, *, cache_weight: int = CACHE_WEIGHT) -> None:
         self._cache = _GameCache(cache_weight)
-        self._opened = False  # Until the file is made and set up.
-        try:
-            connection = self._connection()
-            connection.execute("PRAGMA journal_mode=WAL")
-            connection.executescript(_SCHEMA)
-            for table, column, kind in _ADDED_COLUMNS:
-                known = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
-                if column not in known:
-                    connection.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
-            connection.executescript(_KEY_INDEX)
-            if read_only:
-                connection.execute("PRAGMA query_only=ON")
-        except sqlite3.DatabaseError as error:
-            self.close()
-            raise _storage_error(error, self.path) from error
-        status = os.stat(self.path)
-        self._identity = (status.st_dev, status.st_ino)
-        self._opened = True
 
-    # --- Connections and transactions -------------------------------------
-
-    def _connection(self) -> sqlite3.Connection:
-        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
-        if connection is None:
-            # Only the store's first connection may create the file: a later
-            # one must never make an empty database where the file went missing.
-            mode = "rw" if self._opened else "rwc"
-            uri = f"{pathlib.Path(self.path).resolve().as_uri()}?mode={mode}"
-            # Autocommit mode: transactions are the explicit BEGINs below.
-            connection = sqlite3.connect(
-                uri,
-                uri=True,
-                timeout=BUSY_TIMEOUT,
-                isolation_level=None,
-                check_same_thread=False,
-            )
-            connection.execute("PRAGMA synchronous=NORMAL")
-            connection.execute("PRAGMA foreign_keys=ON")
-            if self.max_pages is not None:
-                connection.execute(f"PRAGMA max_page_count={int(self.max_pages)}")
-            if self.read_only and self._opened:  # The first is set up in __init__.
-                connection.execute("PRAGMA query_only=ON")
-            self._local.connection = connection
-            with self._lock:
-                self._connections.append(connection)
-        return connection
-
-    def _drop_connection(self) -> None:
-        """Close this thread's connection after a fault; the next use opens a new one."""
-        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
-        self._local.connection = None
-        if connection is not None:
-            with self._lock:
-                if connection in self._connections:
-                    self._connections.remove(connection)
-            try:
-                connection.close()
-            except sqlite3.Error:
-                pass
-
-    def _check_file(self) -> None:
-        """Refuse to go on unless the file at the path is the one this store opened.
-
-        Raises:
-            StorageMissingError: nothing is at the path any more.
-            StorageReplacedError: another file is.
-        """
-        try:
-            status = os.stat(self.path)
-        except FileNotFoundError:
-            raise StorageMissingError(
-                f"the database file {self.path} is gone (deleted or moved away); "
-                "the request changed nothing"
-            ) from None
-        except OSError as error:
-            raise StorageError(
-                f"the database file {self.path} cannot be reached ({error}); "
-                "the request changed nothing"
-            ) from None
-        if (status.st_dev, status.st_ino) != self._identity:
-            raise StorageReplacedError(
-                f"the database file {self.path} was replaced by another file; the request "
-                "changed nothing (restart the service to serve the new file)"
-            )
-
-    @contextmanager
-    def _transaction(self, mode: str = "DEFERRED") -> Iterator[sqlite3.Connection]:
+    def _transaction(self, write: bool = False) -> AbstractContextManager[Connection]:
         """One transaction; commit on success, roll back on any exception.
 
-        Raises:
-            StorageError: the file is not the one opened, or SQLite failed
-                (nothing of the transaction was kept).
-        """
-        self._check_file()
-        writing = mode == "IMMEDIATE"
-        if writing:
-            self._write_lock.acquire()
-        try:
-            try:
-                connection = self._connection()
-                connection.execute(f"BEGIN {mode}")
-            except sqlite3.DatabaseError as error:
-                self._drop_connection()
-                raise _storage_error(error, self.path) from error
-            yield from self._run(connection)
-        finally:
-            if writing:
-                self._write_lock.release()
+        ``write``: the transaction will write (and must not overlap another
+        write transaction on the same game).
 
-    def _run(self, connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-        """The body of :meth:`_transaction` once it has begun: commit, or roll back and map."""
-        try:
-            yield connection
-            connection.execute("COMMIT")
-        except BaseException as error:
-            try:
-                if connection.in_transaction:
-                    connection.execute("ROLLBACK")
-            except sqlite3.Error:
-                self._drop_connection()
-            if isinstance(error, sqlite3.DatabaseError) and not isinstance(
-                error, sqlite3.IntegrityError
-            ):
-                self._drop_connection()
-                raise _storage_error(error, self.path) from error
-            raise
+        Raises:
+            StorageError: the database failed (nothing of the transaction was kept).
+        """
+        raise NotImplementedError
 
     def close(self) -> None:
-        """Close every connection the store opened."""
-        with self._lock:
-            for connection in self._connections:
-                connection.close()
-            self._connections.clear()
-        self._local = threading.local()
+        """Forget the cached games (subclasses also close their connections)."""
         self._cache.clear()
 
     # --- Games -------------------------------------------------------------
@@ -462,7 +315,7 @@ class GameStore:
         game_id = uuid.uuid4().hex
         secret = {name: secrets.token_urlsafe(24) for name in players} if tokens else None
         digests = None if secret is None else json.dumps([_digest(secret[n]) for n in players])
-        with self._transaction("IMMEDIATE") as connection:
+        with self._transaction(write=True) as connection:
             connection.execute(
                 "INSERT INTO games (game_id, players, board_rows, board_columns, tokens)"
                 " VALUES (?, ?, ?, ?, ?)",
@@ -473,7 +326,7 @@ class GameStore:
     def in_progress_game_ids(self) -> list[str]:
         """The ids of all the games not yet won or drawn, oldest first (the seed API's list)."""
         with self._transaction() as connection:
-            rows = connection.execute("SELECT game_id FROM games WHERE done = 0 ORDER BY rowid")
+            rows = connection.execute(self._SELECT_IN_PROGRESS)
             return [game_id for (game_id,) in rows]
 
     def in_progress_page(
@@ -488,8 +341,7 @@ class GameStore:
         """
         with self._transaction() as connection:
             rows = connection.execute(
-                "SELECT rowid, game_id FROM games WHERE done = 0 AND rowid > ?"
-                " ORDER BY rowid LIMIT ?",
+                self._SELECT_IN_PROGRESS_PAGE,
                 (after, limit + 1),
             ).fetchall()
         if len(rows) > limit:
@@ -635,10 +487,10 @@ class GameStore:
         apply: Callable[[Game, Player], Move],
     ) -> int:
         """Apply one engine move by ``player_id`` to the stored game and store it, atomically."""
-        # IMMEDIATE takes the write lock before reading, so the moves read
-        # are still the last ones when the new move is inserted.
-        with self._cached(game_id) as entry, self._transaction("IMMEDIATE") as connection:
-            record, count = self._record(connection, game_id)
+        # The write transaction holds the game (SQLite: the database) before
+        # reading, so the moves read are still the last ones at the insert.
+        with self._cached(game_id) as entry, self._transaction(write=True) as connection:
+            record, count = self._record(connection, game_id, lock=True)
             player = record.player_index(player_id)
             record.authorize(player, token)
             if key is not None:
@@ -682,8 +534,12 @@ class GameStore:
             # file; the next use sees that and replays the game.
         return count
 
-    def _record(self, connection: sqlite3.Connection, game_id: str) -> tuple[GameRecord, int]:
+    def _record(
+        self, connection: Connection, game_id: str, *, lock: bool = False
+    ) -> tuple[GameRecord, int]:
         """The game's row and its number of moves (two index look-ups).
+
+        ``lock``: hold the game's row until the transaction ends (a write).
 
         Raises:
             GameNotFoundError: no game has this id.
@@ -692,8 +548,7 @@ class GameStore:
         if not _IS_GAME_ID(game_id):
             raise GameNotFoundError(f"there is no game {game_id!r}")
         row = connection.execute(
-            "SELECT players, board_rows, board_columns, tokens FROM games WHERE game_id = ?",
-            (game_id,),
+            self._SELECT_GAME_TO_WRITE if lock else self._SELECT_GAME, (game_id,)
         ).fetchone()
         if row is None:
             raise GameNotFoundError(f"there is no game {game_id!r}")
@@ -705,7 +560,7 @@ class GameStore:
         return record, 0 if last is None else last + 1
 
     def _caught_up(
-        self, connection: sqlite3.Connection, record: GameRecord, count: int, entry: _CachedGame
+        self, connection: Connection, record: GameRecord, count: int, entry: _CachedGame
     ) -> Game:
         """The cached game with all ``count`` stored moves played.
 

@@ -1,4 +1,10 @@
-"""Fixtures for the service: a TestClient on a fresh store, and real server processes."""
+"""Fixtures for the service: a TestClient on a fresh store, and real server processes.
+
+Every test that touches stored games runs twice, through the one
+parametrised fixture :func:`database`: on a new SQLite file, and on a new
+PostgreSQL database of a throw-away cluster (``postgres_cluster.py``)
+started once per session.
+"""
 
 from __future__ import annotations
 
@@ -13,16 +19,48 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from postgres_cluster import Cluster, ClusterUnavailable, start_cluster
 
 from service.main import create_app
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
+Database = str | Path
+"""An SQLite file's path or a PostgreSQL URL, as ``--db`` takes them."""
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    """A PostgreSQL server of its own for the session.
+
+    Without a server (or the driver) the PostgreSQL tests skip, saying why,
+    on a developer's machine; on CI (``CI=true``) they fail: there they must run.
+    """
+    try:
+        cluster = start_cluster()
+    except ClusterUnavailable as reason:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL tests cannot run on CI: {reason}", pytrace=False)
+        pytest.skip(f"PostgreSQL tests skipped: {reason} (CI installs the server and runs them)")
+    try:
+        yield cluster
+    finally:
+        cluster.remove()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
+    """A new, empty database of each kind: an SQLite file in tmp_path, a PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "games.db"
+    cluster: Cluster = request.getfixturevalue("postgres_cluster")
+    return cluster.empty_database()
+
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    """A TestClient over an app whose store is a new database in tmp_path."""
-    with TestClient(create_app(tmp_path / "games.db")) as test_client:
+def client(database: Database) -> Iterator[TestClient]:
+    """A TestClient over an app whose store is a new database."""
+    with TestClient(create_app(database)) as test_client:
         yield test_client
 
 
@@ -59,7 +97,7 @@ def listening_socket() -> socket.socket:
 class Server:
     """``python -m service`` in a child process on 127.0.0.1, ``options`` on its command line."""
 
-    def __init__(self, db: Path, options: tuple[str, ...] = ()) -> None:
+    def __init__(self, db: Database, options: tuple[str, ...] = ()) -> None:
         self.db = db
         self.options = options
         self.listener = listening_socket()
@@ -111,12 +149,12 @@ class Server:
 
 
 @pytest.fixture
-def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
-    """Start real servers (on a database in tmp_path unless told); stop them all after."""
+def start_server(database: Database) -> Iterator[Callable[..., Server]]:
+    """Start real servers (on the test's new database unless told); stop them all after."""
     servers: list[Server] = []
 
-    def start(db: Path | None = None, *options: str) -> Server:
-        server = Server(db or tmp_path / "server.db", options)
+    def start(db: Database | None = None, *options: str) -> Server:
+        server = Server(db or database, options)
         servers.append(server)
         server.start()
         return server

@@ -13,7 +13,7 @@ import httpx
 from engine import Game, Rules
 
 # The start_server fixture of conftest.py: starts a Server on a database.
-StartServer = Callable[[Path | None], Any]
+StartServer = Callable[[Path | str | None], Any]
 
 
 def replay(
@@ -31,9 +31,8 @@ def replay(
     return game
 
 
-def test_sigkill_loses_no_acknowledged_move(start_server: StartServer, tmp_path: Path) -> None:
-    db = tmp_path / "kill.db"
-    server = start_server(db)
+def test_sigkill_loses_no_acknowledged_move(start_server: StartServer) -> None:
+    server = start_server(None)
     acknowledged: dict[str, list[int]] = {}
     failures: list[str] = []
     lock = threading.Lock()
@@ -81,7 +80,7 @@ def test_sigkill_loses_no_acknowledged_move(start_server: StartServer, tmp_path:
     assert not failures
     assert total[0] >= 150
 
-    restarted = start_server(db)
+    restarted = start_server(server.db)
     with httpx.Client(base_url=restarted.url, timeout=30) as client:
         for game_id, columns in acknowledged.items():
             moves = client.get(f"/drop_token/{game_id}/moves").json()["moves"]
@@ -109,7 +108,9 @@ def test_sigkill_loses_no_acknowledged_move(start_server: StartServer, tmp_path:
 
 
 def test_twenty_racing_posts_of_one_move_yield_one_200(start_server: StartServer) -> None:
+    """Two server processes on one database, ten posts to each: one is accepted."""
     server = start_server(None)
+    other = start_server(server.db)
     with httpx.Client(base_url=server.url) as client:
         game_id = client.post(
             "/drop_token", json={"players": ["p1", "p2"], "rows": 4, "columns": 4}
@@ -118,28 +119,33 @@ def test_twenty_racing_posts_of_one_move_yield_one_200(start_server: StartServer
     statuses: list[int] = []
     lock = threading.Lock()
 
-    def post(column: int) -> None:
-        with httpx.Client(base_url=server.url, timeout=60) as client:
+    def post(column: int, url: str) -> None:
+        with httpx.Client(base_url=url, timeout=60) as client:
             client.get("/drop_token")  # Connect before the barrier.
             barrier.wait()
             response = client.post(f"/drop_token/{game_id}/p1", json={"column": column})
         with lock:
             statuses.append(response.status_code)
 
-    threads = [threading.Thread(target=post, args=(n % 4,)) for n in range(20)]
+    threads = [
+        threading.Thread(target=post, args=(n % 4, (server, other)[n % 2].url))
+        for n in range(20)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     assert sorted(statuses) == [200] + [409] * 19
-    with httpx.Client(base_url=server.url) as client:
-        moves = client.get(f"/drop_token/{game_id}/moves").json()["moves"]
-    assert len(moves) == 1 and moves[0]["player"] == "p1"
+    for url in (server.url, other.url):
+        with httpx.Client(base_url=url) as client:
+            moves = client.get(f"/drop_token/{game_id}/moves").json()["moves"]
+        assert len(moves) == 1 and moves[0]["player"] == "p1"
 
 
 def test_racing_quits_and_moves_keep_the_move_list_valid(start_server: StartServer) -> None:
-    """Both players of ten games post and quit at once; every list replays."""
+    """Three players of ten games post and quit at once through two processes; every list replays."""
     server = start_server(None)
+    other = start_server(server.db)
     with httpx.Client(base_url=server.url) as client:
         game_ids = [
             client.post(
@@ -150,7 +156,7 @@ def test_racing_quits_and_moves_keep_the_move_list_valid(start_server: StartServ
 
     def hammer(player: str, seed: int) -> None:
         chooser = random.Random(seed)
-        with httpx.Client(base_url=server.url, timeout=60) as client:
+        with httpx.Client(base_url=(server, other)[seed % 2].url, timeout=60) as client:
             for _ in range(40):
                 game_id = chooser.choice(game_ids)
                 if chooser.random() < 0.05:

@@ -3,7 +3,9 @@ acknowledged is lost, and the service recovers when the fault is gone.
 
 Most faults are made on a real file under an app in this process; start-up
 on a corrupted file and a real full disk (a small tmpfs, where this machine
-lets the tests mount one) use a real server process.
+lets the tests mount one) use a real server process. These faults are
+SQLite's; a stopped or read-only PostgreSQL server is tested in
+``test_postgres_store.py``.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from conftest import REPOSITORY, listening_socket
 from service.main import create_app
 
 RunService = Callable[..., "subprocess.CompletedProcess[str]"]
@@ -50,6 +54,12 @@ def move(client: TestClient | httpx.Client, game_id: str, number: int) -> Any:
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     return tmp_path / "games.db"
+
+
+@pytest.fixture
+def database(db: Path) -> Path:
+    """SQLite only: these faults are the file's (PostgreSQL's: test_postgres_store.py)."""
+    return db
 
 
 @pytest.fixture
@@ -237,3 +247,19 @@ def test_a_real_full_disk_is_503_then_recovers_when_space_is_freed(
         response = move(client, game_ids[0], len(client.get(
             f"/drop_token/{game_ids[0]}/moves").json()["moves"]))
         assert response.status_code == 200, response.text
+
+
+def test_the_environment_names_the_database_when_db_does_not(db: Path) -> None:
+    """CONNECT_FOUR_DB is read when --db is absent: here it names a file that is no database."""
+    db.write_text("hello, this is a text file\n" * 100)
+    listener = listening_socket()
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "service", "--fd", str(listener.fileno()), "--no-access-log"],
+            cwd=REPOSITORY, capture_output=True, text=True, timeout=120,
+            pass_fds=(listener.fileno(),), env={**os.environ, "CONNECT_FOUR_DB": str(db)},
+        )
+    finally:
+        listener.close()
+    assert result.returncode == 1
+    assert str(db) in result.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -10,6 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Game, Rules
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Path:
+    """SQLite only: the winner check never touches stored games."""
+    return tmp_path / "games.db"
 
 EMPTY = "X" * 7
 A_WINS = EMPTY * 5 + "AAAABBB"
