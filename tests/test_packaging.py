@@ -54,9 +54,10 @@ def _third_party_imports(folder: Path) -> set[str]:
 
 
 def _requirement_name(requirement: str) -> str:
+    """The name a requirement installs for import: ``psycopg-pool>=3`` is ``psycopg_pool``."""
     for stop in "<>=!~;[ ":
         requirement = requirement.split(stop)[0]
-    return requirement.strip().lower()
+    return requirement.strip().lower().replace("-", "_").replace(".", "_")
 
 
 def test_engine_and_terminal_import_nothing_outside_the_standard_library() -> None:
