@@ -12,13 +12,21 @@ import random
 import socket
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from engine import Game, Rules
 
 StartServer = Callable[..., Any]
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Path:
+    """SQLite only: these guards act before any storage, so one database shows them."""
+    return tmp_path / "games.db"
 FAST_TIMEOUTS = ("--body-timeout", "1", "--header-timeout", "1")
 
 # Within the limits (6 x 7), and among the costliest: every rule holds but
