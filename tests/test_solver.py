@@ -111,7 +111,7 @@ def test_best_move_achieves_the_score(index: int, backend: Backend) -> None:
     analysis = solve(Game.from_moves(moves, STANDARD))
     assert analysis.exact and analysis.score == expected and analysis.depth is None
     assert analysis.move is not None
-    child = Game.from_moves(moves + [analysis.move], STANDARD)
+    child = Game.from_moves([*moves, analysis.move], STANDARD)
     if child.is_over():
         assert expected == (STANDARD.cells + 1 - len(moves)) // 2
     else:
