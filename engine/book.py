@@ -246,7 +246,7 @@ def load(rules: Rules) -> Book | None:
         BookFormatError: the shipped file is damaged.
     """
     if rules not in _loaded:
-        path = book_path(rules)
+        path = book_path(rules, DATA_DIR)  # the global at call time, for tests
         _loaded[rules] = Book.read(path) if path.is_file() else None
     return _loaded[rules]
 
