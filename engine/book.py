@@ -44,6 +44,7 @@ __all__ = [
     "load",
     "lookup",
     "mirror_key",
+    "position_of_key",
 ]
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -93,6 +94,31 @@ def canonical_key(position: Position) -> int:
 def _immediate_win_score(rules: Rules, moves: int) -> int:
     """The score of a position after ``moves`` stones where the player to move wins now."""
     return (rules.cells + 1 - moves) // 2
+
+
+def position_of_key(key: int, rules: Rules) -> Position:
+    """The position whose :meth:`~engine.bitboard.Position.key` is ``key``.
+
+    >>> position_of_key(Position.from_moves([3, 3, 4]).key(), Rules()).moves
+    3
+
+    In each column's field the key is ``current + mask`` with ``mask`` the
+    ``h`` lowest bits (``h`` stones), so the field lies in ``[2**h - 1,
+    2**(h+1) - 2]``: one more than it has its highest bit at ``h``.
+    """
+    position = Position(rules)
+    height = rules.rows + 1
+    field = (1 << height) - 1
+    current = mask = stones = 0
+    for column in range(rules.columns):
+        value = (key >> (column * height)) & field
+        count = (value + 1).bit_length() - 1
+        column_mask = (1 << count) - 1
+        mask |= column_mask << (column * height)
+        current |= (value - column_mask) << (column * height)
+        stones += count
+    position.current, position.mask, position.moves = current, mask, stones
+    return position
 
 
 # === The book ================================================================

@@ -32,6 +32,7 @@ format) when every position is solved, or at once with ``--write-only``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import os
 import random
@@ -44,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.bitboard import Position, layout  # noqa: E402
-from engine.book import DATA_DIR, Book, book_path, mirror_key  # noqa: E402
+from engine.book import DATA_DIR, Book, book_path, mirror_key, position_of_key  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 
 DEFAULT_WORK_DIR = Path("/work/book-build")
@@ -53,28 +54,6 @@ Scorer = Callable[[Position], int]
 
 
 # === Positions ===============================================================
-
-
-def position_of_key(key: int, rules: Rules) -> Position:
-    """The position whose :meth:`Position.key` is ``key``.
-
-    In each column's field the key is ``current + mask`` with ``mask`` the
-    ``h`` lowest bits (``h`` stones), so the field lies in ``[2**h - 1,
-    2**(h+1) - 2]``: one more than it has its highest bit at ``h``.
-    """
-    position = Position(rules)
-    height = rules.rows + 1
-    field = (1 << height) - 1
-    current = mask = stones = 0
-    for column in range(rules.columns):
-        value = (key >> (column * height)) & field
-        count = (value + 1).bit_length() - 1
-        column_mask = (1 << count) - 1
-        mask |= column_mask << (column * height)
-        current |= (value - column_mask) << (column * height)
-        stones += count
-    position.current, position.mask, position.moves = current, mask, stones
-    return position
 
 
 def canonical(key: int, rules: Rules) -> int:
@@ -280,10 +259,17 @@ def build(rules: Rules, depth: int, work: Path, workers: int, kind: str, chunk: 
     started = last_report = time.monotonic()
     done_now = 0
     recent: list[tuple[float, int]] = [(started, 0)]
-    with results.open("a") as out, multiprocessing.Pool(
-        workers, initializer=_init_worker, initargs=(rules, kind)
-    ) as pool:
-        for answers in pool.imap(_solve_chunk, chunks):
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(results.open("a"))
+        if workers > 1:
+            pool = stack.enter_context(
+                multiprocessing.Pool(workers, initializer=_init_worker, initargs=(rules, kind))
+            )
+            answered: Iterator[list[tuple[int, int]]] = pool.imap(_solve_chunk, chunks)
+        else:  # in this process: simpler to debug and to test
+            _init_worker(rules, kind)
+            answered = map(_solve_chunk, chunks)
+        for answers in answered:
             out.write("".join(f"{key} {score}\n" for key, score in answers))
             out.flush()
             done_now += len(answers)
