@@ -9,10 +9,11 @@ their score follows from the move count alone.
 
 The file (``engine/data/book-<rows>x<columns>-connect<k>.bin``) is::
 
-    header   "C4BOOK1\\n", then rows, columns, connect, max_ply (4 bytes),
+    header   "C4BOOK2\\n", then rows, columns, connect, max_ply (4 bytes),
              then the entry count (4 bytes, little-endian)
     payload  zlib of: the keys, sorted, 8 bytes each, little-endian,
-             then the scores, 1 signed byte each, in the same order
+             then the scores, 1 signed byte each, in the same order,
+             then the recorded moves, 1 byte each (255: none)
 
 A lookup is a binary search in the key array: no dict of millions of
 entries to build, and the array loads in milliseconds. Nothing here is
@@ -27,7 +28,7 @@ import sys
 import zlib
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from .bitboard import Position
@@ -50,8 +51,12 @@ __all__ = [
 DATA_DIR = Path(__file__).resolve().parent / "data"
 """Where the shipped books live (package data of ``engine``)."""
 
-_MAGIC = b"C4BOOK1\n"
+_MAGIC = b"C4BOOK2\n"
 _HEADER = struct.Struct("<8sBBBBI")
+_ENTRY_BYTES = 10
+"""Key, score and move."""
+_NO_MOVE = 255
+"""The move byte of an entry that records no move."""
 
 
 class BookFormatError(EngineError):
@@ -129,39 +134,48 @@ class Book:
 
     >>> rules = Rules(rows=6, columns=7)
     >>> start = Position(rules)
-    >>> book = Book(rules, 0, {canonical_key(start): 1})
-    >>> book.score(start), book.score(Position.from_moves([3], rules))
-    (1, None)
+    >>> book = Book(rules, 0, {canonical_key(start): 1}, {canonical_key(start): 3})
+    >>> book.score(start), book.score(Position.from_moves([3], rules)), book.move(start)
+    (1, None, 3)
 
     ``max_ply`` is the largest number of stones of a position in the book;
-    the book does not promise to hold every position up to it (a book still
-    being computed holds only what is done).
+    the book does not promise to hold every position up to it. Some entries
+    also record a move achieving the score (in the orientation of the
+    canonical key): the move the computer plays there, so that it stays
+    inside the part of the game tree the book covers.
     """
 
-    __slots__ = ("rules", "max_ply", "keys", "scores")
+    __slots__ = ("rules", "max_ply", "keys", "scores", "moves")
 
-    def __init__(self, rules: Rules, max_ply: int, entries: dict[int, int]) -> None:
-        """A book of ``entries``, canonical key to exact score.
+    def __init__(
+        self,
+        rules: Rules,
+        max_ply: int,
+        scores: Mapping[int, int],
+        moves: Mapping[int, int] | None = None,
+    ) -> None:
+        """A book of ``scores`` (canonical key to exact score) and ``moves`` (key to column).
 
         Raises:
-            BookFormatError: the board is too big for 64-bit keys, or a
-                score does not fit a signed byte.
+            BookFormatError: the board is too big for 64-bit keys, a score
+                does not fit a signed byte, or a move is not a column of a
+                position of the book.
         """
         _check_board(rules)
+        moves = moves or {}
+        if not set(moves) <= set(scores):
+            raise BookFormatError("a move is recorded for a position without a score")
+        if any(not 0 <= column < rules.columns for column in moves.values()):
+            raise BookFormatError(f"a recorded move is not a column of {rules!r}")
         self.rules = rules
         self.max_ply = max_ply
-        ordered = sorted(entries)
+        ordered = sorted(scores)
         self.keys = array("Q", ordered)
         try:
-            self.scores = array("b", (entries[key] for key in ordered))
+            self.scores = array("b", (scores[key] for key in ordered))
         except OverflowError as error:
             raise BookFormatError(f"a score does not fit a signed byte: {error}") from None
-
-    @classmethod
-    def _from_arrays(cls, rules: Rules, max_ply: int, keys: array[int], scores: array[int]) -> Book:
-        book = cls.__new__(cls)
-        book.rules, book.max_ply, book.keys, book.scores = rules, max_ply, keys, scores
-        return book
+        self.moves = bytes(moves.get(key, _NO_MOVE) for key in ordered)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -170,16 +184,24 @@ class Book:
         return f"<Book {self.rules!r} max_ply={self.max_ply} entries={len(self)}>"
 
     def entries(self) -> dict[int, int]:
-        """Every entry, canonical key to score."""
+        """Every score, canonical key to score."""
         return dict(zip(self.keys, self.scores))
 
-    def score_of_key(self, key: int) -> int | None:
-        """The score stored under the canonical ``key``, or None."""
+    def recorded_moves(self) -> dict[int, int]:
+        """Every recorded move, canonical key to column (canonical orientation)."""
+        return {key: move for key, move in zip(self.keys, self.moves) if move != _NO_MOVE}
+
+    def _index(self, key: int) -> int | None:
         keys = self.keys
         index = bisect_left(keys, key)
         if index < len(keys) and keys[index] == key:
-            return self.scores[index]
+            return index
         return None
+
+    def score_of_key(self, key: int) -> int | None:
+        """The score stored under the canonical ``key``, or None."""
+        index = self._index(key)
+        return None if index is None else self.scores[index]
 
     def score(self, position: Position) -> int | None:
         """The exact score of ``position`` for the player to move, or None if unknown.
@@ -196,6 +218,18 @@ class Book:
             return None
         return self.score_of_key(canonical_key(position))
 
+    def move(self, position: Position) -> int | None:
+        """The move recorded for ``position`` (a column of it, from 0), or None."""
+        if position.rules != self.rules or position.moves > self.max_ply:
+            return None
+        key = position.key()
+        mirrored = mirror_key(key, self.rules)
+        index = self._index(min(key, mirrored))
+        if index is None or self.moves[index] == _NO_MOVE:
+            return None
+        column = self.moves[index]
+        return column if key <= mirrored else self.rules.columns - 1 - column
+
     # --- Files ----------------------------------------------------------------
 
     def write(self, path: Path) -> None:
@@ -207,7 +241,7 @@ class Book:
         header = _HEADER.pack(
             _MAGIC, rules.rows, rules.columns, rules.connect, self.max_ply, len(keys)
         )
-        payload = zlib.compress(keys.tobytes() + self.scores.tobytes(), 9)
+        payload = zlib.compress(keys.tobytes() + self.scores.tobytes() + self.moves, 9)
         path.write_bytes(header + payload)
 
     @classmethod
@@ -229,9 +263,10 @@ class Book:
             payload = zlib.decompress(data[_HEADER.size :])
         except (EngineError, zlib.error) as error:
             raise BookFormatError(f"{path} is damaged: {error}") from None
-        if len(payload) != 9 * count:
+        if len(payload) != _ENTRY_BYTES * count:
             raise BookFormatError(
-                f"{path} should hold {count} entries ({9 * count} bytes), holds {len(payload)} bytes"
+                f"{path} should hold {count} entries ({_ENTRY_BYTES * count} bytes), "
+                f"holds {len(payload)} bytes"
             )
         _check_board(rules)
         keys = array("Q")
@@ -239,10 +274,16 @@ class Book:
         if sys.byteorder == "big":
             keys.byteswap()
         scores = array("b")
-        scores.frombytes(payload[8 * count :])
+        scores.frombytes(payload[8 * count : 9 * count])
+        moves = payload[9 * count :]
         if any(keys[i] >= keys[i + 1] for i in range(count - 1)):
             raise BookFormatError(f"{path} has keys out of order")
-        return cls._from_arrays(rules, max_ply, keys, scores)
+        if any(move != _NO_MOVE and move >= columns for move in moves):
+            raise BookFormatError(f"{path} records a move off the board")
+        book = cls.__new__(cls)
+        book.rules, book.max_ply = rules, max_ply
+        book.keys, book.scores, book.moves = keys, scores, moves
+        return book
 
 
 def _check_board(rules: Rules) -> None:
@@ -290,8 +331,9 @@ def best_move(
 ) -> tuple[int, int] | None:
     """``(column, score)``: a move achieving the exact score, found with the book.
 
-    Like :meth:`engine.solver.Solver.best_move`, among equally good moves
-    the one nearest the centre is chosen. Each move's score is the negated
+    A move recorded in the book comes first. Otherwise, like
+    :meth:`engine.solver.Solver.best_move`, among equally good moves the one
+    nearest the centre is chosen. Each move's score is the negated
     book score of the position after it. When the position is in the book
     but some of its children are not (the book's last ply), ``solve`` (an
     exact scorer such as ``Solver(rules).score``) scores them, nearest the
@@ -318,6 +360,9 @@ def best_move(
     score = book.score(position)
     if score is None:
         return None
+    recorded = book.move(position)
+    if recorded is not None:
+        return recorded, score
     safe = position.non_losing_moves()
     if not safe:
         # Every move loses at once: block a threat if we can, as the solver does.

@@ -177,10 +177,47 @@ def test_keys_out_of_order_are_refused(tmp_path: Path) -> None:
     keys = array("Q", [9, 5])
     if sys.byteorder == "big":
         keys.byteswap()
-    payload = zlib.compress(keys.tobytes() + bytes([1, 255]))
+    payload = zlib.compress(keys.tobytes() + bytes([1, 255]) + bytes([255, 255]))
     path.write_bytes(data[:16] + payload)  # the header, then the bad payload
     with pytest.raises(BookFormatError, match="out of order"):
         Book.read(path)
+
+
+def test_a_recorded_move_off_the_board_is_refused(tmp_path: Path) -> None:
+    import zlib
+    from array import array
+
+    path = tmp_path / "offboard.bin"
+    data = _written(tmp_path)
+    keys = array("Q", [5, 9])
+    if sys.byteorder == "big":
+        keys.byteswap()
+    path.write_bytes(data[:16] + zlib.compress(keys.tobytes() + bytes([1, 255, 8, 255])))
+    with pytest.raises(BookFormatError, match="move off the board"):
+        Book.read(path)
+
+
+def test_recorded_moves_read_back_and_follow_the_mirror(tmp_path: Path) -> None:
+    rules = Rules()
+    left = Position.from_moves([0, 1], rules)
+    key = canonical_key(left)
+    # Record column 2 in the canonical orientation; the other side sees column 5.
+    canonical_position = position_of_key(key, rules)
+    path = tmp_path / "moves.bin"
+    Book(rules, 4, {key: 0}, {key: 2}).write(path)
+    book = Book.read(path)
+    assert book.recorded_moves() == {key: 2}
+    assert book.move(canonical_position) == 2
+    mirrored = Position.from_moves([7, 6], rules)
+    assert canonical_key(mirrored) == key
+    other = mirrored if canonical_position.key() == left.key() else left
+    assert book.move(other) == 5
+    assert best_move(other, book=book) == (5, 0)
+
+
+def test_a_move_without_a_score_is_refused() -> None:
+    with pytest.raises(BookFormatError, match="without a score"):
+        Book(Rules(), 0, {}, {5: 1})
 
 
 def test_a_score_beyond_a_signed_byte_is_refused() -> None:

@@ -35,6 +35,7 @@ import argparse
 import contextlib
 import multiprocessing
 import os
+import queue
 import random
 import sys
 import time
@@ -47,6 +48,10 @@ sys.path.insert(0, str(ROOT))
 from engine.bitboard import Position, layout  # noqa: E402
 from engine.book import DATA_DIR, Book, book_path, mirror_key, position_of_key  # noqa: E402
 from engine.rules import Rules  # noqa: E402
+from engine.solver import Solver  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tools"))
+from book_tree import Node, PlayTree, node_line, read_nodes  # noqa: E402
 
 DEFAULT_WORK_DIR = Path("/work/book-build")
 
@@ -161,23 +166,23 @@ def _all_children(position: Position) -> Iterator[tuple[int, Position | None]]:
 # === Solvers =================================================================
 
 
+def make_solver(rules: Rules, kind: str) -> Solver:
+    """An exact solver for positions of ``rules``: ``python`` or ``native``."""
+    try:
+        return Solver(rules, backend=kind)  # type: ignore[call-arg]
+    except TypeError:  # a checkout without the accelerator: pure Python only
+        if kind != "python":
+            raise SystemExit("this checkout has no native solver") from None
+        return Solver(rules)
+
+
 def make_scorer(rules: Rules, kind: str) -> Scorer:
     """An exact scorer for positions of ``rules``: ``python`` or ``native``.
 
     One solver is kept for the whole run, so its transposition table
     carries over between neighbouring positions, which share subtrees.
     """
-    if kind == "python":
-        from engine.solver import Solver
-
-        solver = Solver(rules)
-        return solver.score
-    if kind == "native":
-        from engine.native_book import native_scorer  # type: ignore[import-not-found]
-
-        scorer: Scorer = native_scorer(rules)
-        return scorer
-    raise SystemExit(f"unknown solver {kind!r}: python or native")
+    return make_solver(rules, kind).score
 
 
 _worker_rules: Rules | None = None
@@ -194,6 +199,25 @@ def _solve_chunk(keys: list[int]) -> list[tuple[int, int]]:
     assert _worker_rules is not None and _worker_scorer is not None
     rules, scorer = _worker_rules, _worker_scorer
     return [(key, scorer(position_of_key(key, rules))) for key in keys]
+
+
+_worker_solver: Solver | None = None
+
+
+def _init_node_worker(rules: Rules, kind: str) -> None:
+    global _worker_rules, _worker_solver
+    _worker_rules = rules
+    _worker_solver = make_solver(rules, kind)
+
+
+def _solve_node(key: int) -> tuple[int, Node, float]:
+    """A computer node's best move, searched from an empty table (so ``explored`` is honest)."""
+    assert _worker_rules is not None and _worker_solver is not None
+    solver = _worker_solver
+    solver.reset()
+    started = time.perf_counter()
+    move, score = solver.best_move(position_of_key(key, _worker_rules))
+    return key, Node(score, move, solver.explored), time.perf_counter() - started
 
 
 # === Progress file ===========================================================
@@ -292,6 +316,78 @@ def build(rules: Rules, depth: int, work: Path, workers: int, kind: str, chunk: 
     return True
 
 
+def build_tree(
+    rules: Rules, depth: int, hard_nodes: int, work: Path, workers: int, kind: str
+) -> PlayTree:
+    """Solve the computer nodes of the play tree that are left; returns the tree."""
+    work.mkdir(parents=True, exist_ok=True)
+    results = work / "nodes.txt"
+    _repair_tail(results)
+    tree = PlayTree(rules, depth, hard_nodes)
+    for key, (node, seconds) in read_nodes(results).items():
+        tree.seconds[key] = seconds
+        tree.record(key, node)
+    _say(f"play tree of {rules.rows} x {rules.columns} to {depth} stones, hard above "
+         f"{hard_nodes} positions: {len(tree.solved)} nodes solved before, "
+         f"{tree.waiting_count()} waiting; {workers} worker(s), {kind} solver")
+    last_report = time.monotonic()
+    last_book = last_report
+    done: queue.SimpleQueue[tuple[int, Node, float] | BaseException] = queue.SimpleQueue()
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(results.open("a"))
+        pool = None
+        if workers > 1:
+            pool = stack.enter_context(
+                multiprocessing.Pool(workers, initializer=_init_node_worker, initargs=(rules, kind))
+            )
+        else:
+            _init_node_worker(rules, kind)
+        in_flight = 0
+        while True:
+            while in_flight < max(1, workers + 1):
+                waiting = tree.next_waiting()
+                if waiting is None:
+                    break
+                if pool is None:
+                    done.put(_solve_node(waiting[1]))
+                else:
+                    pool.apply_async(
+                        _solve_node, (waiting[1],), callback=done.put, error_callback=done.put
+                    )
+                in_flight += 1
+            if not in_flight:
+                break
+            answer = done.get()
+            in_flight -= 1
+            if isinstance(answer, BaseException):
+                raise answer
+            key, node, seconds = answer
+            out.write(node_line(key, node, seconds))
+            out.flush()
+            tree.seconds[key] = seconds
+            tree.record(key, node)
+            now = time.monotonic()
+            if now - last_report >= 60:
+                last_report = now
+                _report(tree, workers)
+            if now - last_book >= 1800:
+                last_book = now
+                tree.book().write(work / "book.bin")
+    _report(tree, workers)
+    return tree
+
+
+def _report(tree: PlayTree, workers: int) -> None:
+    seconds, nodes = tree.estimate_seconds_left()
+    plies = ", ".join(
+        f"{moves}:{solved}/{solved + waiting}"
+        + (f"({mean:.2f}s)" if mean == mean else "")
+        for moves, solved, waiting, _hard, mean in tree.summary()
+    )
+    _say(f"solved {len(tree.solved)}, waiting {tree.waiting_count()}; by stones {plies}")
+    _say(f"  forecast: about {nodes} nodes and {_duration(seconds / workers)} left (rough)")
+
+
 def write_book(rules: Rules, depth: int, work: Path, output: Path) -> Book:
     """Back up the scores solved so far and write the book; returns it."""
     plies = positions_by_ply(rules, depth)
@@ -341,6 +437,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chunk", type=int, default=32, help="positions per task")
     parser.add_argument("--work-dir", type=Path, default=DEFAULT_WORK_DIR)
     parser.add_argument("--output", type=Path, help=f"the book file (default: in {DATA_DIR})")
+    parser.add_argument(
+        "--tree", action="store_true",
+        help="the play tree of a perfect computer (book_tree.py) instead of every position",
+    )
+    parser.add_argument(
+        "--hard-nodes", type=int, default=2_000_000,
+        help="with --tree: expand computer nodes whose search explored more positions",
+    )
     parser.add_argument("--write-only", action="store_true", help="write the book from what is solved")
     parser.add_argument("--measure", type=int, metavar="PLY", help="time the search at PLY, then stop")
     parser.add_argument("--samples", type=int, default=30)
@@ -352,8 +456,22 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.depth is None:
         parser.error("--depth is needed to build or write a book")
-    work = args.work_dir / f"{rules.rows}x{rules.columns}-connect{rules.connect}-ply{args.depth}"
     output = args.output or book_path(rules)
+    board = f"{rules.rows}x{rules.columns}-connect{rules.connect}"
+    if args.tree:
+        work = args.work_dir / f"{board}-tree{args.depth}-hard{args.hard_nodes}"
+        if args.write_only:
+            tree = PlayTree(rules, args.depth, args.hard_nodes)
+            for key, (node, _seconds) in read_nodes(work / "nodes.txt").items():
+                tree.record(key, node)
+        else:
+            tree = build_tree(rules, args.depth, args.hard_nodes, work, args.workers, args.solver)
+        book = tree.book()
+        output.parent.mkdir(parents=True, exist_ok=True)
+        book.write(output)
+        _say(f"wrote {output} ({output.stat().st_size} bytes, {len(book)} entries)")
+        return 0
+    work = args.work_dir / f"{board}-ply{args.depth}"
     if not args.write_only:
         build(rules, args.depth, work, args.workers, args.solver, args.chunk)
     write_book(rules, args.depth, work, output)
