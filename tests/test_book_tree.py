@@ -116,7 +116,7 @@ def test_the_tree_keeps_one_entry_per_mirror_pair(tree_book: Book) -> None:
 
 def test_an_easy_node_is_not_expanded() -> None:
     everything = _tree(RULES, DEPTH, 0)
-    fewer = _tree(RULES, DEPTH, HARD)
+    fewer = _tree(RULES, DEPTH, 10 * HARD)
     assert len(fewer.book()) < len(everything.book())  # type: ignore[attr-defined]
 
 
