@@ -61,6 +61,8 @@ class Layout:
     rules: Rules
     height: int
     """Bits per column: the rows plus the sentinel."""
+    bits: int
+    """Bits of a bitboard, sentinels included: ``columns * height``."""
     bottom_mask: Bitboard
     """The bottom cell of every column."""
     board_mask: Bitboard
@@ -149,10 +151,10 @@ def _has_chain_source(height: int, connect: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _compile(source: str, name: str) -> Callable[..., object]:
-    """Compile generated source and return the function it defines."""
+def compile_function(source: str, name: str) -> Callable[..., object]:
+    """Compile generated source and return the function it defines (for the searches too)."""
     namespace: dict[str, object] = {}
-    exec(compile(source, f"<engine.bitboard {name}>", "exec"), namespace)  # noqa: S102
+    exec(compile(source, f"<generated {name}>", "exec"), namespace)  # noqa: S102
     function = namespace[name]
     assert callable(function)
     return function
@@ -181,11 +183,12 @@ def layout(rules: Rules) -> Layout:
     board = bottom * ((1 << rows) - 1)
     centre = (columns - 1) / 2
     centre_first = tuple(sorted(range(columns), key=lambda c: (abs(c - centre), c)))
-    winning = _compile(_winning_cells_source(height, connect, board), "winning_cells")
-    chain = _compile(_has_chain_source(height, connect), "has_chain")
+    winning = compile_function(_winning_cells_source(height, connect, board), "winning_cells")
+    chain = compile_function(_has_chain_source(height, connect), "has_chain")
     return Layout(
         rules=rules,
         height=height,
+        bits=columns * height,
         bottom_mask=bottom,
         board_mask=board,
         column_masks=column_masks,

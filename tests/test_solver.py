@@ -6,12 +6,15 @@ import functools
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from solver_support import backend, pons_sample
 
+import engine.budget as budget_module
+from engine.analysis import deepen
 from engine.bitboard import Position, UnsupportedGameError
 from engine.errors import EngineError, GameOverError
+from engine.exact import Backend
 from engine.game import Game
 from engine.rules import Rules
 from engine.solver import (
@@ -20,28 +23,15 @@ from engine.solver import (
     LevelError,
     SearchAborted,
     Solver,
-    _deepen,
     analyse,
     choose_move,
     solve,
 )
 
+__all__ = ["backend"]  # the fixture, imported for pytest to find
+
 STANDARD = Rules(rows=6, columns=7, connect=4)
-SAMPLE = Path(__file__).parent / "data" / "pons_sample.txt"
-
-
-def _pons_sample() -> list[tuple[str, list[int], int]]:
-    """(set, 0-based moves, score) of each line of the copied Pons sample."""
-    cases = []
-    for line in SAMPLE.read_text().splitlines():
-        if line.startswith("#") or not line.strip():
-            continue
-        name, digits, score = line.split()
-        cases.append((name, [int(d) - 1 for d in digits], int(score)))
-    return cases
-
-
-PONS = _pons_sample()
+PONS = pons_sample()
 
 
 # --- A brute-force reference for tiny boards ---------------------------------------
@@ -108,13 +98,15 @@ def _random_open_game(rules: Rules, rng: random.Random, length: int) -> Game:
 
 
 @pytest.mark.parametrize(("name", "moves", "expected"), PONS, ids=[f"{c[0]}-{i}" for i, c in enumerate(PONS)])
-def test_score_matches_pons_sample(name: str, moves: list[int], expected: int) -> None:
-    solver = Solver(STANDARD)
+def test_score_matches_pons_sample(
+    name: str, moves: list[int], expected: int, backend: Backend
+) -> None:
+    solver = Solver(STANDARD, backend=backend)
     assert solver.score(Position.from_moves(moves, STANDARD)) == expected
 
 
 @pytest.mark.parametrize("index", range(0, len(PONS), 4))
-def test_best_move_achieves_the_score(index: int) -> None:
+def test_best_move_achieves_the_score(index: int, backend: Backend) -> None:
     _, moves, expected = PONS[index]
     analysis = solve(Game.from_moves(moves, STANDARD))
     assert analysis.exact and analysis.score == expected and analysis.depth is None
@@ -123,7 +115,7 @@ def test_best_move_achieves_the_score(index: int) -> None:
     if child.is_over():
         assert expected == (STANDARD.cells + 1 - len(moves)) // 2
     else:
-        assert Solver(STANDARD).score(Position.from_game(child)) == -expected
+        assert Solver(STANDARD, backend=backend).score(Position.from_game(child)) == -expected
 
 
 TINY_RULES = [
@@ -141,9 +133,9 @@ TINY_RULES = [
 
 
 @pytest.mark.parametrize("rules", TINY_RULES, ids=repr)
-def test_tiny_boards_match_brute_force(rules: Rules) -> None:
+def test_tiny_boards_match_brute_force(rules: Rules, backend: Backend) -> None:
     rng = random.Random(str(rules))
-    solver = Solver(rules)
+    solver = Solver(rules, backend=backend)
     for length in [0] * 1 + [rng.randrange(rules.cells) for _ in range(12)]:
         game = _random_open_game(rules, rng, length)
         if game.is_over():
@@ -164,11 +156,11 @@ def test_tiny_boards_match_brute_force(rules: Rules) -> None:
             assert brute_force(rules, game.moves) == -expected
 
 
-def test_four_by_four_connect_four_is_a_draw() -> None:
+def test_four_by_four_connect_four_is_a_draw(backend: Backend) -> None:
     assert solve(Game(Rules(rows=4, columns=4, connect=4))).score == 0
 
 
-def test_connect_one_wins_with_the_first_stone() -> None:
+def test_connect_one_wins_with_the_first_stone(backend: Backend) -> None:
     analysis = solve(Game(Rules(rows=2, columns=3, connect=1)))
     assert analysis == Analysis(move=1, score=3, exact=True, depth=None, explored=0)
 
@@ -178,7 +170,7 @@ def test_solve_refuses_a_board_deeper_than_the_recursion_limit() -> None:
         solve(Game(Rules(rows=40, columns=40, connect=4)))
 
 
-def test_solve_gives_up_when_the_budget_is_spent() -> None:
+def test_solve_gives_up_when_the_budget_is_spent(backend: Backend) -> None:
     with pytest.raises(SearchAborted):
         solve(Game(STANDARD), time_budget=0.01)
 
@@ -186,14 +178,16 @@ def test_solve_gives_up_when_the_budget_is_spent() -> None:
 # --- analyse() --------------------------------------------------------------------------
 
 
-def test_analyse_is_exact_on_a_small_board() -> None:
+def test_analyse_is_exact_on_a_small_board(backend: Backend) -> None:
     analysis = analyse(Game(Rules(rows=4, columns=4, connect=3)), time_budget=5)
     assert analysis.exact and analysis.depth is None
     assert analysis.score == brute_force(Rules(rows=4, columns=4, connect=3), [])
 
 
 @pytest.mark.parametrize("index", [0, 15, 16])
-def test_analyse_solves_end_and_middle_positions_exactly(index: int) -> None:
+def test_analyse_solves_end_and_middle_positions_exactly(
+    index: int, backend: Backend
+) -> None:
     _, moves, expected = PONS[index]
     analysis = analyse(Game.from_moves(moves, STANDARD), time_budget=5)
     assert analysis.exact and analysis.score == expected
@@ -220,7 +214,7 @@ def test_analyse_on_a_huge_board_sees_a_win_in_one_exactly() -> None:
 def test_heuristic_proofs_agree_with_the_exact_score(index: int) -> None:
     _, moves, expected = PONS[index]  # End-Easy: at most 13 moves left
     position = Position.from_moves(moves, STANDARD)
-    analysis = _deepen(position, 2.0, float("inf"), 0, 6)
+    analysis = deepen(position, 2.0, float("inf"), 0, 6)
     if analysis.exact:
         assert analysis.score == expected
 
@@ -249,7 +243,7 @@ WIN_IN_ONE = [
 @pytest.mark.parametrize("level", sorted(LEVELS))
 @pytest.mark.parametrize(("rules", "moves", "winning"), WIN_IN_ONE)
 def test_every_level_takes_a_win_in_one(
-    level: int, rules: Rules, moves: list[int], winning: int
+    level: int, rules: Rules, moves: list[int], winning: int, backend: Backend
 ) -> None:
     game = Game.from_moves(moves, rules)
     for seed in range(5):
@@ -303,14 +297,13 @@ def _top_level_moves(budget: float, time_limit: float | None = None) -> list[int
 
 def test_top_level_move_does_not_depend_on_the_machine_speed(
     monkeypatch: pytest.MonkeyPatch,
+    backend: Backend,
 ) -> None:
-    import engine.solver as solver_module
-
-    monkeypatch.setattr(solver_module, "time", SteppingClock(0.0))
+    monkeypatch.setattr(budget_module, "time", SteppingClock(0.0))
     instant = _top_level_moves(0.1)
     # Four times slower than the node budget assumes: 512 nodes per clock read.
     monkeypatch.setattr(
-        solver_module, "time", SteppingClock(4 * 512 / solver_module.NODES_PER_SECOND)
+        budget_module, "time", SteppingClock(4 * 512 / budget_module.NODES_PER_SECOND)
     )
     assert _top_level_moves(0.1) == instant
 
@@ -318,9 +311,7 @@ def test_top_level_move_does_not_depend_on_the_machine_speed(
 def test_top_level_move_is_the_same_with_both_cores_busy(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import engine.solver as solver_module
-
-    monkeypatch.setattr(solver_module, "time", SteppingClock(0.0))
+    monkeypatch.setattr(budget_module, "time", SteppingClock(0.0))
     idle = _top_level_moves(0.1)
     monkeypatch.undo()
     busy = [
@@ -338,12 +329,11 @@ def test_top_level_move_is_the_same_with_both_cores_busy(
 
 def test_the_safety_net_stops_a_search_on_a_very_slow_machine(
     monkeypatch: pytest.MonkeyPatch,
+    backend: Backend,
 ) -> None:
-    import engine.solver as solver_module
-
     # Every clock read jumps past the safety net: only the first heuristic
     # depth completes, and a legal move still comes back.
-    monkeypatch.setattr(solver_module, "time", SteppingClock(1000.0))
+    monkeypatch.setattr(budget_module, "time", SteppingClock(1000.0))
     analysis = analyse(EARLY_POSITIONS[0], time_budget=1.0)
     assert analysis.depth == 1
     assert EARLY_POSITIONS[0].can_play(analysis.move)
@@ -351,13 +341,12 @@ def test_the_safety_net_stops_a_search_on_a_very_slow_machine(
 
 def test_a_hard_time_limit_stops_the_search_and_still_moves(
     monkeypatch: pytest.MonkeyPatch,
+    backend: Backend,
 ) -> None:
-    import engine.solver as solver_module
-
-    monkeypatch.setattr(solver_module, "time", SteppingClock(0.01))
+    monkeypatch.setattr(budget_module, "time", SteppingClock(0.01))
     game = EARLY_POSITIONS[1]
     limited = analyse(game, time_budget=1.0, time_limit=0.5)
-    monkeypatch.setattr(solver_module, "time", SteppingClock(0.0))
+    monkeypatch.setattr(budget_module, "time", SteppingClock(0.0))
     unlimited = analyse(game, time_budget=1.0)
     assert game.can_play(limited.move)
     assert limited.explored < unlimited.explored
@@ -392,7 +381,9 @@ ODD_RULES = [
 
 @pytest.mark.parametrize("level", sorted(LEVELS))
 @pytest.mark.parametrize("rules", ODD_RULES, ids=repr)
-def test_every_level_plays_a_whole_game_on_any_board(level: int, rules: Rules) -> None:
+def test_every_level_plays_a_whole_game_on_any_board(
+    level: int, rules: Rules, backend: Backend
+) -> None:
     rng = random.Random(level)
     game = Game(rules)
     while not game.is_over():

@@ -1,0 +1,184 @@
+"""The analysis API: exact where the budget allows, the heuristic where it does not.
+
+:func:`solve` answers exactly or gives up; :func:`analyse` tries the exact
+search on a third of its budget and falls back to the deepening heuristic
+search on the rest, saying in its :class:`Analysis` which one answered.
+Budgets are spent as nodes (see :mod:`engine.budget`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .bitboard import Position
+from .budget import NODES_PER_SECOND, SearchAborted, deadline_for, now
+from .errors import GameOverError
+from .exact import Solver
+from .game import Game
+from .heuristic import HEURISTIC_NODES_PER_SECOND, Heuristic, from_heuristic
+from .rules import Rules
+
+__all__ = ["Analysis", "analyse", "deepen", "position_of", "solve"]
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What a search found: a move, its score, and how much to trust them.
+
+    ``exact`` True: ``score`` is the exact score in Pons' convention (see
+    the docstring of :mod:`engine.exact`) and ``move`` achieves it; ``depth`` is None when
+    the exact solver answered, or the horizon of the heuristic search that
+    proved a win or loss (every line it searched ended within it).
+    ``exact`` False: the position was too big for the budget; ``score`` is a
+    heuristic estimate (positive favours the player to move, units are
+    arbitrary) from a search ``depth`` moves deep. ``move`` is None only when
+    no move can be played. ``explored`` counts the positions searched.
+    """
+
+    move: int | None
+    score: int
+    exact: bool
+    depth: int | None
+    explored: int
+
+
+_EXACT_SHARE = 1 / 3
+"""The part of analyse()'s budget that the exact attempt may spend."""
+
+_EXACT_MAX_EMPTY = 64
+"""Positions with more empty cells skip the exact attempt: it could not end."""
+
+
+def position_of(game: Game) -> Position:
+    """The bitboard of a game the solver can search.
+
+    Raises:
+        GameOverError: the game is won or drawn.
+        UnsupportedGameError: the game is not for two players.
+    """
+    if game.is_over():
+        raise GameOverError(f"the game is over after {game.moves_string()!r}")
+    return Position.from_game(game)
+
+
+def solve(
+    game: Game, *, time_budget: float | None = None, time_limit: float | None = None
+) -> Analysis:
+    """The exact score of ``game`` for the player to move, and a move achieving it.
+
+    >>> solve(Game.from_moves("0,1,0,1,0,1", Rules(rows=6, columns=7)))
+    Analysis(move=0, score=18, exact=True, depth=None, explored=0)
+
+    ``time_budget`` (seconds of search on a quiet machine) caps the work
+    as a node budget; ``time_limit`` (seconds) caps the wall-clock time.
+    Without either the search runs until it ends, which may be hours on an
+    early 7 x 6 position.
+
+    Raises:
+        GameOverError: the game is won or drawn.
+        UnsupportedGameError: the game is not for two players.
+        SearchAborted: a budget or limit ran out first, or the board has
+            more empty cells than Python's recursion limit allows.
+    """
+    position = position_of(game)
+    solver = Solver(game.rules)
+    start = now()
+    if time_budget is not None:
+        solver.deadline = deadline_for(start, time_budget, time_limit)
+        solver.node_limit = max(1, int(time_budget * NODES_PER_SECOND))
+    elif time_limit is not None:
+        solver.deadline = start + time_limit
+    try:
+        move, score = solver.best_move(position)
+        explored = solver.explored
+    finally:
+        solver.reset()  # give the table's memory back now, not at the next collection
+    return Analysis(move, score, True, None, explored)
+
+
+def analyse(
+    game: Game, *, time_budget: float = 1.0, time_limit: float | None = None
+) -> Analysis:
+    """The best move found for the player to move with ``time_budget`` of work.
+
+    ``time_budget`` is seconds of search on a quiet machine, spent as node
+    budgets: first an exact search, given a third of it; if that cannot
+    finish, a heuristic search deepened one move at a time while the rest
+    lasts (the first depth always completes, so a move always comes back).
+    The result says which answered. The same position and budget give the
+    same answer however busy the machine, unless it is more than
+    :data:`SAFETY_FACTOR` times slower than the budget assumes.
+
+    ``time_limit``, when given, is a hard limit in seconds of wall-clock
+    time: the exact attempt may use a third of it, and the heuristic stops
+    at the limit with its deepest completed answer (``bench/move_time.py``
+    measures the overshoot). The answer then depends on the machine's speed.
+
+    >>> analyse(Game.from_moves("3,3,4,4", Rules(rows=6, columns=7))).score
+    18
+    >>> analysis = analyse(Game(Rules(rows=20, columns=20, connect=5)), time_budget=0.05)
+    >>> analysis.exact, analysis.move
+    (False, 9)
+
+    Raises:
+        GameOverError: the game is won or drawn.
+        UnsupportedGameError: the game is not for two players.
+    """
+    position = position_of(game)
+    start = now()
+    deadline = deadline_for(start, time_budget, time_limit)
+    explored = 0
+    cells = game.rules.cells
+    if cells - position.moves <= _EXACT_MAX_EMPTY:
+        solver = Solver(game.rules)
+        solver.deadline = start + (deadline - start) * _EXACT_SHARE
+        solver.node_limit = max(1, int(time_budget * _EXACT_SHARE * NODES_PER_SECOND))
+        try:
+            move, score = solver.best_move(position)
+        except SearchAborted:
+            explored = solver.explored
+        else:
+            return Analysis(move, score, True, None, solver.explored)
+        finally:
+            solver.reset()
+    heuristic_share = 1 - _EXACT_SHARE
+    return deepen(position, time_budget * heuristic_share, deadline, explored, None)
+
+
+def deepen(
+    position: Position,
+    node_budget_seconds: float,
+    deadline: float,
+    explored: int,
+    max_depth: int | None,
+    rng: random.Random | None = None,
+) -> Analysis:
+    """Iterative deepening of the heuristic search until a budget runs out.
+
+    Depth 1 always completes, then 2, 4, 6... With ``rng``, ties among the best moves of the
+    deepest completed search are broken at random; without, the one nearest
+    the centre is taken.
+    """
+    heuristic = Heuristic(position.rules)
+    cells = position.rules.cells
+    empty = cells - position.moves
+    limit = empty if max_depth is None else min(max_depth, empty)
+    heuristic.explored = explored
+    tied = heuristic.root_values(position, 1)
+    depth = 1
+    nodes = max(1, int(node_budget_seconds * HEURISTIC_NODES_PER_SECOND))
+    heuristic.node_limit = heuristic.explored + nodes
+    heuristic.deadline = deadline
+    while depth < limit and not from_heuristic(tied[0][0], cells)[1]:
+        # Even depths only after the first: a horizon where the opponent is to
+        # move misjudges threats, and measured weaker than one ply less.
+        target = min(limit, depth + 1 if depth == 1 else depth + 2)
+        try:
+            deeper = heuristic.root_values(position, target)
+        except SearchAborted:
+            break
+        tied, depth = deeper, target
+    value, column = tied[0] if rng is None else rng.choice(tied)
+    score, exact = from_heuristic(value, cells)
+    return Analysis(column, score, exact, depth, heuristic.explored)

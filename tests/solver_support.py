@@ -1,0 +1,50 @@
+"""What the solver tests share: the backend fixture and the Pons sample."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from engine.exact import PURE_PYTHON_VARIABLE, Backend, accelerator
+
+SAMPLE = Path(__file__).parent / "data" / "pons_sample.txt"
+
+NOT_BUILT = (
+    "the accelerator engine._native is not built: `pip install -e .` builds it "
+    "with the machine's C compiler"
+)
+
+
+def pons_sample() -> list[tuple[str, list[int], int]]:
+    """(set, 0-based moves, score) of each line of the copied Pons sample."""
+    cases = []
+    for line in SAMPLE.read_text().splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        name, digits, score = line.split()
+        cases.append((name, [int(d) - 1 for d in digits], int(score)))
+    return cases
+
+
+def require_accelerator() -> None:
+    """Skip without the accelerator on a developer's machine; fail in CI (CI=true)."""
+    if accelerator() is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(NOT_BUILT)
+        pytest.skip(NOT_BUILT)
+
+
+@pytest.fixture(params=["python", "native"])
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Backend:
+    """Each exact-search backend in turn, also as the one "auto" solvers pick.
+
+    The environment variable that forces pure Python is set for "python" and
+    cleared for "native", so solve(), analyse() and the levels follow too.
+    """
+    name: Backend = request.param
+    if name == "native":
+        require_accelerator()
+    monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1" if name == "python" else "0")
+    return name
