@@ -167,13 +167,12 @@ def _all_children(position: Position) -> Iterator[tuple[int, Position | None]]:
 
 
 def make_solver(rules: Rules, kind: str) -> Solver:
-    """An exact solver for positions of ``rules``: ``python`` or ``native``."""
-    try:
-        return Solver(rules, backend=kind)  # type: ignore[call-arg]
-    except TypeError:  # a checkout without the accelerator: pure Python only
-        if kind != "python":
-            raise SystemExit("this checkout has no native solver") from None
-        return Solver(rules)
+    """An exact solver for positions of ``rules``: ``python`` or ``native``.
+
+    Raises:
+        AcceleratorError: ``native`` was asked for and is not built.
+    """
+    return Solver(rules, backend="native" if kind == "native" else "python")
 
 
 def make_scorer(rules: Rules, kind: str) -> Scorer:
