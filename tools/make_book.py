@@ -331,7 +331,7 @@ def build_tree(
          f"{tree.waiting_count()} waiting; {workers} worker(s), {kind} solver")
     last_report = time.monotonic()
     last_book = last_report
-    done: queue.SimpleQueue[tuple[int, Node, float] | BaseException] = queue.SimpleQueue()
+    done: queue.Queue[tuple[int, Node, float] | BaseException] = queue.Queue()
     with contextlib.ExitStack() as stack:
         out = stack.enter_context(results.open("a"))
         pool = None
@@ -356,7 +356,11 @@ def build_tree(
                 in_flight += 1
             if not in_flight:
                 break
-            answer = done.get()
+            try:
+                answer = done.get(timeout=600)
+            except queue.Empty:
+                _say(f"still searching {in_flight} node(s); {len(tree.solved)} solved so far")
+                continue
             in_flight -= 1
             if isinstance(answer, BaseException):
                 raise answer
