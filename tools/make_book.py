@@ -445,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the play tree of a perfect computer (book_tree.py) instead of every position",
     )
     parser.add_argument(
-        "--hard-nodes", type=int, default=2_000_000,
+        "--hard-nodes", type=int, default=4_000_000,
         help="with --tree: expand computer nodes whose search explored more positions",
     )
     parser.add_argument("--write-only", action="store_true", help="write the book from what is solved")
