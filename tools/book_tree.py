@@ -157,35 +157,46 @@ class PlayTree:
             for moves, r in sorted(rows.items())
         ]
 
-    def estimate_seconds_left(self) -> tuple[float, int]:
-        """A rough forecast: ``(seconds of one worker, nodes)`` still to solve.
+    def estimate_seconds_left(self) -> tuple[float, float, int]:
+        """A rough forecast: ``(seconds for the waiting nodes, seconds in all, nodes in all)``.
 
-        Each ply's waiting nodes, plus the nodes its hard nodes will bring two
-        plies down, as many per hard node as seen so far; each costs the mean
-        time seen at its ply (or the deepest ply measured).
+        Seconds are of one worker. Each ply's waiting nodes cost the mean
+        time seen at that ply, or else at the nearest shallower ply measured,
+        halved for each ply further down (as measured on random positions). The
+        projection adds the nodes that hard nodes will bring two plies down:
+        as many per hard node, and as large a hard share, as seen so far at
+        that ply; where nothing is seen yet, the share of the ply two above,
+        halved (positions get easier as the board fills), and one node per
+        column.
         """
         table = {moves: row for moves, *row in self.summary()}
-        expected: dict[int, float] = {m: float(row[1]) for m, row in table.items()}
-        total_nodes = 0.0
-        total_seconds = 0.0
-        last_mean = 1.0
-        for moves in range(0, self.depth + 1):
+        expected: dict[int, float] = {}
+        waiting_seconds = total_seconds = total_nodes = 0.0
+        measured, measured_at = 1.0, 0
+        shares: dict[int, float] = {}
+        for moves in range(self.depth + 1):
             row = table.get(moves)
-            count = expected.get(moves, 0.0)
-            mean = row[3] if row is not None and row[3] == row[3] else last_mean
-            last_mean = mean
-            total_nodes += count
+            waiting = float(row[1]) if row is not None else 0.0
+            if row is not None and row[3] == row[3]:  # not NaN: some node timed
+                measured, measured_at = row[3], moves
+            mean = measured / 2 ** (moves - measured_at)
+            count = waiting + expected.get(moves, 0.0)
+            waiting_seconds += waiting * mean
             total_seconds += count * mean
-            if row is not None and row[0]:
-                hard_share = row[2] / row[0]
-                below = table.get(moves + 2)
-                grown = below[0] + below[1] if below is not None else 0
-                per_hard = grown / row[2] if row[2] and grown else self.rules.columns
+            total_nodes += count
+            if row is not None and row[0] >= 20:
+                share = row[2] / row[0]
             else:
-                hard_share, per_hard = 1.0, self.rules.columns
+                share = shares.get(moves - 2, 2.0) / 2
+            shares[moves] = share
+            below = table.get(moves + 2)
+            if row is not None and row[2] and below is not None and below[0] + below[1]:
+                per_hard = (below[0] + below[1]) / row[2]
+            else:
+                per_hard = float(self.rules.columns)
             if moves + 2 <= self.depth:
-                expected[moves + 2] = expected.get(moves + 2, 0.0) + count * hard_share * per_hard
-        return total_seconds, int(total_nodes)
+                expected[moves + 2] = expected.get(moves + 2, 0.0) + count * share * per_hard
+        return waiting_seconds, total_seconds, int(total_nodes)
 
 
 def read_nodes(path: Path) -> dict[int, tuple[Node, float]]:

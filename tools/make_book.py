@@ -381,14 +381,17 @@ def build_tree(
 
 
 def _report(tree: PlayTree, workers: int) -> None:
-    seconds, nodes = tree.estimate_seconds_left()
+    waiting_seconds, seconds, nodes = tree.estimate_seconds_left()
     plies = ", ".join(
         f"{moves}:{solved}/{solved + waiting}"
         + (f"({mean:.2f}s)" if mean == mean else "")
         for moves, solved, waiting, _hard, mean in tree.summary()
     )
     _say(f"solved {len(tree.solved)}, waiting {tree.waiting_count()}; by stones {plies}")
-    _say(f"  forecast: about {nodes} nodes and {_duration(seconds / workers)} left (rough)")
+    _say(
+        f"  the {tree.waiting_count()} waiting nodes: about {_duration(waiting_seconds / workers)}; "
+        f"projected: about {nodes} nodes, {_duration(seconds / workers)} left (rough)"
+    )
 
 
 def write_book(rules: Rules, depth: int, work: Path, output: Path) -> Book:
