@@ -451,6 +451,9 @@ def main(argv: list[str] | None = None) -> int:
         "--hard-nodes", type=int, default=4_000_000,
         help="with --tree: expand computer nodes whose search explored more positions",
     )
+    parser.add_argument(
+        "--status", action="store_true", help="with --tree: print the progress and forecast, then stop"
+    )
     parser.add_argument("--write-only", action="store_true", help="write the book from what is solved")
     parser.add_argument("--measure", type=int, metavar="PLY", help="time the search at PLY, then stop")
     parser.add_argument("--samples", type=int, default=30)
@@ -466,10 +469,14 @@ def main(argv: list[str] | None = None) -> int:
     board = f"{rules.rows}x{rules.columns}-connect{rules.connect}"
     if args.tree:
         work = args.work_dir / f"{board}-tree{args.depth}-hard{args.hard_nodes}"
-        if args.write_only:
+        if args.write_only or args.status:
             tree = PlayTree(rules, args.depth, args.hard_nodes)
-            for key, (node, _seconds) in read_nodes(work / "nodes.txt").items():
+            for key, (node, seconds) in read_nodes(work / "nodes.txt").items():
+                tree.seconds[key] = seconds
                 tree.record(key, node)
+            if args.status:
+                _report(tree, args.workers)
+                return 0
         else:
             tree = build_tree(rules, args.depth, args.hard_nodes, work, args.workers, args.solver)
         book = tree.book()
