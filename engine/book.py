@@ -15,7 +15,10 @@ The file (``engine/data/book-<rows>x<columns>-connect<k>.bin``) is::
              then the scores, 1 signed byte each, in the same order,
              then the recorded moves, 1 byte each (255: none)
 
-A lookup is a binary search in the key array: no dict of millions of
+The shipped books hold the positions a perfect computer meets, playing
+first or second, with the move it plays in each (``tools/book_tree.py``
+says which and why; ``tools/make_book.py`` computes them). A lookup is a
+binary search in the key array: no dict of millions of
 entries to build, and the array loads in milliseconds. Nothing here is
 imported, let alone read, until a computer or a hint asks for a score, so
 the terminal game's start-up never pays for it.
