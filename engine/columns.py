@@ -1,0 +1,100 @@
+"""The score of every playable column at once, as Pascal Pons' online solver shows it.
+
+Each column's score is the exact score (Pons' convention, for the player
+to move, see :mod:`engine.solver`) of playing there, from the opening book
+or the exact search when either can tell in time; otherwise a heuristic
+estimate, marked as such.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .bitboard import Position
+from .book import load
+from .errors import GameOverError
+from .game import Game
+from .solver import NODES_PER_SECOND, SearchAborted, Solver, analyse
+
+__all__ = ["ColumnScore", "column_scores"]
+
+_EXACT_SHARE = 2 / 3
+"""The part of a column's budget its exact search may spend before the estimate."""
+
+
+@dataclass(frozen=True)
+class ColumnScore:
+    """What playing one column is worth to the player to move.
+
+    ``exact`` True: ``score`` is the exact score in Pons' convention
+    (positive wins, the larger the sooner; 0 draws; negative loses).
+    ``exact`` False: ``score`` is a heuristic estimate, positive when the
+    move looks good for the player to move, in arbitrary units.
+
+    >>> str(ColumnScore(3, True)), str(ColumnScore(0, True)), str(ColumnScore(-250, False))
+    ('+3', '0', '~-250')
+    """
+
+    score: int
+    exact: bool
+
+    def __str__(self) -> str:
+        if self.exact:
+            return f"{self.score:+d}" if self.score else "0"
+        return f"~{self.score:+d}"
+
+
+def column_scores(game: Game, *, time_budget: float = 1.0) -> dict[int, ColumnScore]:
+    """Each playable column (from 0) and its :class:`ColumnScore`, left to right.
+
+    Moves that win, fill the board or let the opponent win at once are
+    scored by rule; the others from the opening book when it knows them,
+    else by the exact search, which shares ``time_budget`` (seconds on a
+    quiet machine, spent as node budgets like :func:`engine.solver.analyse`)
+    equally among the columns; a column whose search does not end in its
+    share gets a heuristic estimate instead.
+
+    >>> from engine.rules import Rules
+    >>> scores = column_scores(Game.from_moves("3,3,4,4", Rules(rows=6, columns=7)))
+    >>> scores[2], scores[5], len(scores)
+    (ColumnScore(score=18, exact=True), ColumnScore(score=18, exact=True), 7)
+
+    Raises:
+        GameOverError: the game is won or drawn.
+        UnsupportedGameError: the game is not for two players.
+    """
+    if game.is_over():
+        raise GameOverError(f"the game is over after {game.moves_string()!r}")
+    position = Position.from_game(game)
+    rules = game.rules
+    cells = rules.cells
+    book = load(rules)
+    scores: dict[int, ColumnScore] = {}
+    pending: list[tuple[int, Position]] = []
+    for column in position.legal_moves():
+        if position.is_winning_move(column):
+            scores[column] = ColumnScore((cells + 1 - position.moves) // 2, True)
+            continue
+        child = position.copy()
+        child.play(column)
+        if child.is_full():
+            scores[column] = ColumnScore(0, True)
+        elif child.can_win_next():
+            scores[column] = ColumnScore(-((cells + 1 - child.moves) // 2), True)
+        elif book is not None and (known := book.score(child)) is not None:
+            scores[column] = ColumnScore(-known, True)
+        else:
+            pending.append((column, child))
+    if pending:
+        share = time_budget / len(pending)
+        solver = Solver(rules)  # one table for all: sibling positions share subtrees
+        for column, child in pending:
+            solver.node_limit = solver.explored + max(1, int(share * _EXACT_SHARE * NODES_PER_SECOND))
+            try:
+                scores[column] = ColumnScore(-solver.score(child), True)
+            except SearchAborted:
+                child_game = game.copy()
+                child_game.play(column)
+                estimate = analyse(child_game, time_budget=share * (1 - _EXACT_SHARE))
+                scores[column] = ColumnScore(-estimate.score, estimate.exact)
+    return dict(sorted(scores.items()))

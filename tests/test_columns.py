@@ -1,0 +1,98 @@
+"""Tests of the analysis of every column (engine/columns.py)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from engine import book as book_module
+from engine.bitboard import Position
+from engine.book import Book, book_path, canonical_key
+from engine.columns import ColumnScore, column_scores
+from engine.errors import GameOverError
+from engine.game import Game
+from engine.rules import Rules
+from engine.solver import Solver
+
+
+@pytest.fixture(autouse=True)
+def no_shipped_book(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test sees only the books it writes into its own data folder."""
+    monkeypatch.setattr(book_module, "DATA_DIR", tmp_path)
+    monkeypatch.setattr(book_module, "_loaded", {})
+    return tmp_path
+
+
+def _expected(game: Game, solver: Solver) -> dict[int, int]:
+    position = Position.from_game(game)
+    cells = game.rules.cells
+    expected: dict[int, int] = {}
+    for column in position.legal_moves():
+        if position.is_winning_move(column):
+            expected[column] = (cells + 1 - position.moves) // 2
+            continue
+        child = position.copy()
+        child.play(column)
+        expected[column] = 0 if child.is_full() else -solver.score(child)
+    return expected
+
+
+def _random_game(rules: Rules, rng: random.Random, length: int) -> Game:
+    game = Game(rules)
+    for _ in range(length):
+        if game.is_over():
+            break
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_every_column_is_scored_exactly_on_a_small_board(seed: int) -> None:
+    rules = Rules(rows=4, columns=5)
+    rng = random.Random(seed)
+    game = _random_game(rules, rng, rng.randrange(rules.cells))
+    if game.is_over():
+        game.pop()
+    scores = column_scores(game, time_budget=50.0)  # nodes enough for any 4 x 5 position
+    assert scores == {c: ColumnScore(s, True) for c, s in _expected(game, Solver(rules)).items()}
+
+
+def test_columns_come_left_to_right_and_only_playable_ones() -> None:
+    rules = Rules(rows=2, columns=4, connect=3)
+    game = Game.from_moves("0,0,3", rules)
+    assert list(column_scores(game)) == [1, 2, 3]
+
+
+def test_a_column_out_of_time_gets_a_marked_estimate() -> None:
+    game = Game(Rules(rows=20, columns=20, connect=5))
+    scores = column_scores(game, time_budget=0.05)
+    assert len(scores) == 20
+    assert not any(score.exact for score in scores.values())
+    assert str(scores[0]).startswith("~")
+
+
+def test_the_book_answers_where_the_search_has_no_time(no_shipped_book: Path) -> None:
+    rules = Rules(rows=4, columns=5)
+    game = Game.from_moves("2,2,1", rules)
+    position = Position.from_game(game)
+    solver = Solver(rules)
+    entries = {}
+    for column in position.legal_moves():
+        child = position.copy()
+        child.play(column)
+        if not child.can_win_next():
+            entries[canonical_key(child)] = solver.score(child)
+    without = column_scores(game, time_budget=1e-9)
+    assert not all(score.exact for score in without.values())
+    Book(rules, 4, entries).write(book_path(rules, no_shipped_book))
+    book_module._loaded.clear()
+    with_book = column_scores(game, time_budget=1e-9)
+    assert with_book == {c: ColumnScore(s, True) for c, s in _expected(game, solver).items()}
+
+
+def test_a_finished_game_has_no_columns_to_score() -> None:
+    game = Game.from_moves("0,1,0,1,0,1,0", Rules(rows=6, columns=7))
+    with pytest.raises(GameOverError):
+        column_scores(game)
