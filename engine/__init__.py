@@ -48,6 +48,8 @@ _LAZY = {
     "analyse": "solver",
     "choose_move": "solver",
     "solve": "solver",
+    "ColumnScore": "columns",
+    "column_scores": "columns",
     "Position": "bitboard",
     "UnsupportedGameError": "bitboard",
 }
@@ -70,6 +72,7 @@ if TYPE_CHECKING:
         board_winner,
         reconstruct,
     )
+    from .columns import ColumnScore, column_scores
     from .solver import (
         LEVELS,
         Analysis,
@@ -106,6 +109,7 @@ __all__ = [
     "Cell",
     "Column",
     "ColumnFullError",
+    "ColumnScore",
     "ColumnOutOfRangeError",
     "DisjointChainsError",
     "EngineError",
@@ -136,6 +140,7 @@ __all__ = [
     "board_winner",
     "choose_move",
     "column_header",
+    "column_scores",
     "format_moves",
     "parse_column",
     "parse_moves",

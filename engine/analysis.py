@@ -1,9 +1,11 @@
-"""The analysis API: exact where the budget allows, the heuristic where it does not.
+"""The analysis API: exact where the book or the budget allows, the heuristic where not.
 
-:func:`solve` answers exactly or gives up; :func:`analyse` tries the exact
-search on a third of its budget and falls back to the deepening heuristic
-search on the rest, saying in its :class:`Analysis` which one answered.
-Budgets are spent as nodes (see :mod:`engine.budget`).
+:func:`solve` answers exactly or gives up; :func:`analyse` answers from the
+opening book where it holds the position, else tries the exact search on
+part of its budget and falls back to the deepening heuristic search on the
+rest, saying in its :class:`Analysis` which one answered. Budgets are spent
+as nodes (see :mod:`engine.budget`): about 80 times more of them for the
+compiled search, which is that much faster.
 """
 
 from __future__ import annotations
@@ -12,12 +14,18 @@ import random
 from dataclasses import dataclass
 
 from .bitboard import Position
-from .budget import NODES_PER_SECOND, SearchAborted, deadline_for, now
+from .budget import (
+    NATIVE_NODES_PER_SECOND,
+    NODES_PER_SECOND,
+    SearchAborted,
+    deadline_for,
+    now,
+)
 from .errors import GameOverError
-from .exact import Solver
+from .exact import Solver, runs_native
 from .game import Game
 from .heuristic import HEURISTIC_NODES_PER_SECOND, Heuristic, from_heuristic
-from .rules import Rules  # noqa: F401 (the doctests use it)
+from .rules import Rules
 from .table import table_size_for
 
 __all__ = ["Analysis", "analyse", "deepen", "position_of", "solve"]
@@ -45,7 +53,13 @@ class Analysis:
 
 
 _EXACT_SHARE = 1 / 3
-"""The part of analyse()'s budget that the exact attempt may spend."""
+"""The part of analyse()'s budget that the pure-Python exact attempt may spend."""
+
+_NATIVE_EXACT_SHARE = 0.9
+"""The same for the compiled search: with 7.2 million nodes a second of
+budget it settles every 7 x 6 and 5 x 8 position past the opening book's
+frontier (the book holds those harder than 4 million nodes), so the
+heuristic is rarely needed."""
 
 _EXACT_MAX_EMPTY = 64
 """Positions with more empty cells skip the exact attempt: it could not end."""
@@ -63,6 +77,21 @@ def position_of(game: Game) -> Position:
     return Position.from_game(game)
 
 
+def _from_book(position: Position) -> Analysis | None:
+    """The opening book's move and exact score, if the book of these rules holds them."""
+    from .book import best_move  # here: only a computer or a hint loads the book
+
+    found = best_move(position)
+    return None if found is None else Analysis(found[0], found[1], True, None, 0)
+
+
+def _exact_budget(rules: Rules) -> tuple[int, float]:
+    """Exact-search nodes per second of budget, and the share analyse() gives it."""
+    if runs_native(rules):
+        return NATIVE_NODES_PER_SECOND, _NATIVE_EXACT_SHARE
+    return NODES_PER_SECOND, _EXACT_SHARE
+
+
 def solve(
     game: Game, *, time_budget: float | None = None, time_limit: float | None = None
 ) -> Analysis:
@@ -74,7 +103,7 @@ def solve(
     ``time_budget`` (seconds of search on a quiet machine) caps the work
     as a node budget; ``time_limit`` (seconds) caps the wall-clock time.
     Without either the search runs until it ends, which may be hours on an
-    early 7 x 6 position.
+    early 7 x 6 position outside the opening book.
 
     Raises:
         GameOverError: the game is won or drawn.
@@ -83,8 +112,12 @@ def solve(
             more empty cells than Python's recursion limit allows.
     """
     position = position_of(game)
+    known = _from_book(position)
+    if known is not None:
+        return known
     start = now()
-    node_limit = None if time_budget is None else max(1, int(time_budget * NODES_PER_SECOND))
+    rate, _ = _exact_budget(game.rules)
+    node_limit = None if time_budget is None else max(1, int(time_budget * rate))
     solver = Solver(game.rules, table_size=table_size_for(node_limit))
     solver.node_limit = node_limit
     if time_budget is not None:
@@ -105,9 +138,10 @@ def analyse(
     """The best move found for the player to move with ``time_budget`` of work.
 
     ``time_budget`` is seconds of search on a quiet machine, spent as node
-    budgets: first an exact search, given a third of it; if that cannot
-    finish, a heuristic search deepened one move at a time while the rest
-    lasts (the first depth always completes, so a move always comes back).
+    budgets: first the opening book, then an exact search, given a third of
+    it (nine tenths with the compiled search); if that cannot finish, a
+    heuristic search deepened one move at a time while the rest lasts (the
+    first depth always completes, so a move always comes back).
     The result says which answered. The same position and budget give the
     same answer however busy the machine, unless it is more than
     :data:`SAFETY_FACTOR` times slower than the budget assumes.
@@ -128,14 +162,18 @@ def analyse(
         UnsupportedGameError: the game is not for two players.
     """
     position = position_of(game)
+    known = _from_book(position)
+    if known is not None:
+        return known
     start = now()
     deadline = deadline_for(start, time_budget, time_limit)
     explored = 0
     cells = game.rules.cells
+    rate, exact_share = _exact_budget(game.rules)
     if cells - position.moves <= _EXACT_MAX_EMPTY:
-        node_limit = max(1, int(time_budget * _EXACT_SHARE * NODES_PER_SECOND))
+        node_limit = max(1, int(time_budget * exact_share * rate))
         solver = Solver(game.rules, table_size=table_size_for(node_limit))
-        solver.deadline = start + (deadline - start) * _EXACT_SHARE
+        solver.deadline = start + (deadline - start) * exact_share
         solver.node_limit = node_limit
         try:
             move, score = solver.best_move(position)
@@ -145,7 +183,7 @@ def analyse(
             return Analysis(move, score, True, None, solver.explored)
         finally:
             solver.reset()
-    heuristic_share = 1 - _EXACT_SHARE
+    heuristic_share = 1 - exact_share
     return deepen(position, time_budget * heuristic_share, deadline, explored, None)
 
 

@@ -188,11 +188,11 @@ class Book:
 
     def entries(self) -> dict[int, int]:
         """Every score, canonical key to score."""
-        return dict(zip(self.keys, self.scores))
+        return dict(zip(self.keys, self.scores, strict=True))
 
     def recorded_moves(self) -> dict[int, int]:
         """Every recorded move, canonical key to column (canonical orientation)."""
-        return {key: move for key, move in zip(self.keys, self.moves) if move != _NO_MOVE}
+        return {key: move for key, move in zip(self.keys, self.moves, strict=True) if move != _NO_MOVE}
 
     def _index(self, key: int) -> int | None:
         keys = self.keys

@@ -50,6 +50,7 @@ __all__ = [
     "Solver",
     "accelerator",
     "fits_accelerator",
+    "runs_native",
 ]
 
 Backend: TypeAlias = Literal["auto", "native", "python"]
@@ -82,6 +83,11 @@ def fits_accelerator(rules: Rules) -> bool:
     (True, False)
     """
     return layout(rules).bits <= 64
+
+
+def runs_native(rules: Rules) -> bool:
+    """Whether a ``Solver(rules)`` with the default backend runs the compiled search."""
+    return _pick_accelerator(rules, "auto") is not None
 
 
 class Solver(BudgetedSearch):

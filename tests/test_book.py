@@ -10,6 +10,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from test_solver import brute_force
 
 from engine import book as book_module
 from engine.bitboard import Position
@@ -26,7 +27,6 @@ from engine.book import (
 )
 from engine.rules import Rules
 from engine.solver import SearchAborted, Solver
-from test_solver import brute_force
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -164,7 +164,7 @@ def test_a_damaged_file_is_refused_clearly(tmp_path: Path, damage: object) -> No
     path = tmp_path / "damaged.bin"
     assert callable(damage)
     path.write_bytes(damage(_written(tmp_path)))
-    with pytest.raises(BookFormatError, match="damaged.bin"):
+    with pytest.raises(BookFormatError, match=r"damaged\.bin"):
         Book.read(path)
 
 

@@ -45,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.bitboard import Position, layout  # noqa: E402
+from engine.bitboard import Position  # noqa: E402
 from engine.book import DATA_DIR, Book, book_path, mirror_key, position_of_key  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.solver import Solver  # noqa: E402
@@ -189,7 +189,7 @@ _worker_scorer: Scorer | None = None
 
 
 def _init_worker(rules: Rules, kind: str) -> None:
-    global _worker_rules, _worker_scorer
+    global _worker_rules, _worker_scorer  # noqa: PLW0603 (a pool worker's own state)
     _worker_rules = rules
     _worker_scorer = make_scorer(rules, kind)
 
@@ -204,7 +204,7 @@ _worker_solver: Solver | None = None
 
 
 def _init_node_worker(rules: Rules, kind: str) -> None:
-    global _worker_rules, _worker_solver
+    global _worker_rules, _worker_solver  # noqa: PLW0603 (a pool worker's own state)
     _worker_rules = rules
     _worker_solver = make_solver(rules, kind)
 
@@ -404,7 +404,7 @@ def write_book(rules: Rules, depth: int, work: Path, output: Path) -> Book:
     book.write(output)
     stored = [sum(1 for key in keys if key in known) for keys in plies]
     wanted = [sum(1 for key in keys if needs_search(key, rules)) for keys in plies]
-    for ply, (have, want) in enumerate(zip(stored, wanted)):
+    for ply, (have, want) in enumerate(zip(stored, wanted, strict=True)):
         _say(f"  ply {ply}: {have}/{want} positions known")
     _say(f"wrote {output} ({output.stat().st_size} bytes, {len(book)} entries)")
     return book
