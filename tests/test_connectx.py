@@ -129,7 +129,7 @@ def test_non_standard_boards_get_legal_moves_to_the_end(rows: int, columns: int,
 
 
 def test_a_whole_game_on_kaggle_s_default_board() -> None:
-    game = play_out(6, 7, 4, act=1)
+    game = play_out(6, 7, 4, act=0.5)
     assert game.is_over()
     # A win needs at least 7 moves, a draw a full board.
     assert len(game.moves) >= 7 if game.status is Status.WON else len(game.moves) == 42

@@ -114,7 +114,7 @@ def test_a_declared_huge_body_is_413_before_it_is_sent(start_server: StartServer
 def test_headers_over_their_limit_are_refused_in_the_json_shape(
     start_server: StartServer,
 ) -> None:
-    server = start_server(None)
+    server = start_server(None, *FAST_TIMEOUTS)
     big = b"GET /drop_token HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n"
     with connect(server.url) as sock:  # All at once: the app counts them (431).
         sock.sendall(big)
@@ -135,7 +135,7 @@ def test_a_flood_of_costly_winner_checks_never_refuses_or_fails_a_move(
     """Structural, not timed: winner checks run in a bounded worker pool.
 
     The server's winner queue is cut to 2 so that eight clients looping
-    on the costliest check surely overflow it, while one client plays 120
+    on the costliest check surely overflow it, while one client plays 40
     moves. Every move is accepted (200); every check is answered 200 or 503
     winner_check_busy, and some are refused, which shows the pool was
     saturated. That moves keep at least half their rate under this flood is
@@ -163,12 +163,12 @@ def test_a_flood_of_costly_winner_checks_never_refuses_or_fails_a_move(
     try:
         chooser = random.Random(9)
         with httpx.Client(base_url=server.url, timeout=60) as client:
-            while len(move_statuses) < 120:
+            while len(move_statuses) < 40:
                 game_id = client.post(
                     "/drop_token", json={"players": ["p1", "p2"], "rows": 6, "columns": 7}
                 ).json()["gameId"]
                 game = Game(Rules(6, 7, 4))
-                while not game.is_over() and len(move_statuses) < 120:
+                while not game.is_over() and len(move_statuses) < 40:
                     column = chooser.choice(game.legal_moves())
                     player = f"p{(game.to_move or 0) + 1}"
                     response = client.post(
@@ -186,6 +186,6 @@ def test_a_flood_of_costly_winner_checks_never_refuses_or_fails_a_move(
         done.set()
         for thread in flooders:
             thread.join()
-    assert move_statuses == [200] * 120
+    assert move_statuses == [200] * 40
     assert set(answers) <= {(200, "B"), (503, "winner_check_busy")}
     assert (200, "B") in answers and (503, "winner_check_busy") in answers
