@@ -32,7 +32,7 @@ from engine.bitboard import Position
 from engine.book import Book, canonical_key, position_of_key
 from engine.rules import Rules
 
-__all__ = ["Node", "PlayTree", "node_line", "read_nodes"]
+__all__ = ["Node", "PlayTree", "game_continuing_children", "node_line", "read_nodes"]
 
 
 _PRIOR_HARD_SHARE = {8: 0.9, 9: 0.7, 10: 0.5, 11: 0.35, 12: 0.2, 13: 0.1, 14: 0.05}
@@ -52,7 +52,7 @@ class Node:
     """Positions the search explored from an empty table."""
 
 
-def _game_continuing_children(position: Position) -> Iterator[Position]:
+def game_continuing_children(position: Position) -> Iterator[Position]:
     """The positions after each move that neither wins nor fills the board."""
     lay = position.layout
     possible = position.possible()
@@ -84,7 +84,7 @@ class PlayTree:
         self._waiting: list[tuple[int, int]] = []
         start = Position(rules)
         self._add(start)  # the computer plays first
-        for child in _game_continuing_children(start):  # the computer plays second
+        for child in game_continuing_children(start):  # the computer plays second
             self._add(child)
 
     def _add(self, position: Position) -> None:
@@ -108,7 +108,7 @@ class PlayTree:
         if not reply.can_win_next():
             self.replies[canonical_key(reply)] = -node.score
         if node.explored > self.hard_nodes:
-            for child in _game_continuing_children(reply):
+            for child in game_continuing_children(reply):
                 self._add(child)
 
     def record(self, key: int, node: Node) -> None:

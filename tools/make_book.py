@@ -51,7 +51,13 @@ from engine.rules import Rules  # noqa: E402
 from engine.solver import Solver  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools"))
-from book_tree import Node, PlayTree, node_line, read_nodes  # noqa: E402
+from book_tree import (  # noqa: E402
+    Node,
+    PlayTree,
+    game_continuing_children,
+    node_line,
+    read_nodes,
+)
 
 DEFAULT_WORK_DIR = Path("/work/book-build")
 
@@ -68,18 +74,8 @@ def canonical(key: int, rules: Rules) -> int:
 
 def children_keys(position: Position) -> Iterator[tuple[int, Position]]:
     """``(canonical key, child)`` of each move that neither wins nor fills the board."""
-    lay = position.layout
-    rules = lay.rules
-    possible = position.possible()
-    winning = position.winning_cells()
-    for column in lay.centre_first:
-        cell = possible & lay.column_masks[column]
-        if not cell or cell & winning:
-            continue
-        child = position.copy()
-        child.play_cell(cell)
-        if child.is_full():
-            continue
+    rules = position.rules
+    for child in game_continuing_children(position):
         yield canonical(child.key(), rules), child
 
 
