@@ -51,3 +51,18 @@ def _shortcut_identical_transcripts() -> None:
 
 
 _shortcut_identical_transcripts()
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> object:
+    """Let pytest-xdist send byu-pytest-utils' reports between processes.
+
+    The grader's plugin files each report under its test function
+    (``metadata_key``), which cannot be serialised; nothing reads it after
+    the report is made, so a worker drops it before sending the report.
+    """
+    outcome = yield
+    report = outcome.get_result()
+    if hasattr(item.config, "workerinput") and hasattr(report, "metadata_key"):
+        del report.metadata_key
+    return None
