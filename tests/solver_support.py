@@ -48,3 +48,19 @@ def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
         require_accelerator()
     monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1" if name == "python" else "0")
     return name
+
+
+class SteppingClock:
+    """A ``time`` stand-in whose clock advances ``step`` seconds at every read.
+
+    The searches read the clock every few hundred nodes, so ``step`` sets
+    how slow the machine looks, whatever its real load: a test cannot race.
+    """
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def monotonic(self) -> float:
+        self.now += self.step
+        return self.now

@@ -12,7 +12,7 @@ import random
 import threading
 
 import pytest
-from solver_support import backend, pons_sample, require_accelerator
+from solver_support import SteppingClock, backend, pons_sample, require_accelerator
 
 import engine.budget as budget_module
 from engine.bitboard import Position, layout
@@ -144,18 +144,6 @@ def test_a_node_limit_stops_both_at_the_same_node(node_limit: int) -> None:
     position = Position.from_moves(moves, STANDARD)
     python, native = _both(STANDARD, position, node_limit=node_limit)
     assert python == native == ("aborted", f"node budget of {node_limit} spent", node_limit)
-
-
-class SteppingClock:
-    """A ``time`` stand-in whose clock advances ``step`` seconds at every read."""
-
-    def __init__(self, step: float) -> None:
-        self.now = 0.0
-        self.step = step
-
-    def monotonic(self) -> float:
-        self.now += self.step
-        return self.now
 
 
 @pytest.mark.usefixtures("native")

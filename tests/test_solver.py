@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from solver_support import backend, pons_sample
+from solver_support import SteppingClock, backend, pons_sample
 
 import engine.budget as budget_module
 from engine.analysis import deepen
@@ -288,22 +288,6 @@ EARLY_POSITIONS = [
 ]
 
 
-class SteppingClock:
-    """A ``time`` stand-in whose clock advances ``step`` seconds at every read.
-
-    The solver reads the clock every few hundred nodes, so ``step`` sets how
-    slow the machine looks, whatever its real load: the test cannot race.
-    """
-
-    def __init__(self, step: float) -> None:
-        self.now = 0.0
-        self.step = step
-
-    def monotonic(self) -> float:
-        self.now += self.step
-        return self.now
-
-
 def _top_level_moves(budget: float, time_limit: float | None = None) -> list[int]:
     top = max(LEVELS)
     return [
@@ -318,10 +302,14 @@ def test_top_level_move_does_not_depend_on_the_machine_speed(
 ) -> None:
     monkeypatch.setattr(budget_module, "time", SteppingClock(0.0))
     instant = _top_level_moves(0.1)
-    # Four times slower than the node budget assumes: 512 nodes per clock read.
-    monkeypatch.setattr(
-        budget_module, "time", SteppingClock(4 * 512 / budget_module.NODES_PER_SECOND)
+    # Four times slower than the exact search's node budget assumes, for the
+    # backend in use: 512 nodes per clock read.
+    rate = (
+        budget_module.NATIVE_NODES_PER_SECOND
+        if backend == "native"
+        else budget_module.NODES_PER_SECOND
     )
+    monkeypatch.setattr(budget_module, "time", SteppingClock(4 * 512 / rate))
     assert _top_level_moves(0.1) == instant
 
 
