@@ -135,33 +135,31 @@ def test_a_whole_game_on_kaggle_s_default_board() -> None:
     assert len(game.moves) >= 7 if game.status is Status.WON else len(game.moves) == 42
 
 
-def test_the_search_is_limited_below_the_configuration_s_timeout(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    asked: dict[str, Any] = {}
+@pytest.fixture
+def asked(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """The budget the agent asks choose_move for; the move itself is searched briefly."""
+    budget_asked: dict[str, Any] = {}
     real = engine.connectx.choose_move
 
     def spy(game: Game, level: int, **budget: Any) -> int:
-        asked.update(budget)
+        budget_asked.update(budget)
         return real(game, level, time_budget=0.01, time_limit=0.01)
 
     monkeypatch.setattr(engine.connectx, "choose_move", spy)
+    return budget_asked
+
+
+def test_the_search_is_limited_below_the_configuration_s_timeout(
+    asked: dict[str, Any],
+) -> None:
     agent(observation([0] * 42, 1), configuration(act=2))
     assert 0 < asked["time_limit"] <= 2 - MARGIN
     assert asked["time_budget"] <= asked["time_limit"]
 
 
 def test_the_older_timeout_field_is_read_when_act_timeout_is_missing(
-    monkeypatch: pytest.MonkeyPatch,
+    asked: dict[str, Any],
 ) -> None:
-    asked: dict[str, Any] = {}
-    real = engine.connectx.choose_move
-
-    def spy(game: Game, level: int, **budget: Any) -> int:
-        asked.update(budget)
-        return real(game, level, time_budget=0.01, time_limit=0.01)
-
-    monkeypatch.setattr(engine.connectx, "choose_move", spy)
     config = {"rows": 6, "columns": 7, "inarow": 4, "timeout": 5}
     agent({"board": [0] * 42, "mark": 1}, config)
     assert asked["time_limit"] <= thinking_time(5) < 5
