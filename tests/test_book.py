@@ -168,31 +168,27 @@ def test_a_damaged_file_is_refused_clearly(tmp_path: Path, damage: object) -> No
         Book.read(path)
 
 
-def test_keys_out_of_order_are_refused(tmp_path: Path) -> None:
+def _with_payload(tmp_path: Path, keys: list[int], scores_and_moves: bytes) -> bytes:
+    """A written book's header followed by a payload of our own making."""
     import zlib
     from array import array
 
-    path = tmp_path / "unsorted.bin"
-    data = _written(tmp_path)
-    keys = array("Q", [9, 5])
+    stored = array("Q", keys)
     if sys.byteorder == "big":
-        keys.byteswap()
-    payload = zlib.compress(keys.tobytes() + bytes([1, 255]) + bytes([255, 255]))
-    path.write_bytes(data[:16] + payload)  # the header, then the bad payload
+        stored.byteswap()
+    return _written(tmp_path)[:16] + zlib.compress(stored.tobytes() + scores_and_moves)
+
+
+def test_keys_out_of_order_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "unsorted.bin"
+    path.write_bytes(_with_payload(tmp_path, [9, 5], bytes([1, 255, 255, 255])))
     with pytest.raises(BookFormatError, match="out of order"):
         Book.read(path)
 
 
 def test_a_recorded_move_off_the_board_is_refused(tmp_path: Path) -> None:
-    import zlib
-    from array import array
-
     path = tmp_path / "offboard.bin"
-    data = _written(tmp_path)
-    keys = array("Q", [5, 9])
-    if sys.byteorder == "big":
-        keys.byteswap()
-    path.write_bytes(data[:16] + zlib.compress(keys.tobytes() + bytes([1, 255, 8, 255])))
+    path.write_bytes(_with_payload(tmp_path, [5, 9], bytes([1, 255, 8, 255])))
     with pytest.raises(BookFormatError, match="move off the board"):
         Book.read(path)
 
