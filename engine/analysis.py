@@ -15,14 +15,12 @@ from dataclasses import dataclass
 
 from .bitboard import Position
 from .budget import (
-    NATIVE_NODES_PER_SECOND,
-    NODES_PER_SECOND,
     SearchAborted,
     deadline_for,
     now,
 )
 from .errors import GameOverError
-from .exact import Solver, runs_native
+from .exact import Solver, nodes_per_second, runs_native
 from .game import Game
 from .heuristic import HEURISTIC_NODES_PER_SECOND, Heuristic, from_heuristic
 from .rules import Rules
@@ -87,9 +85,8 @@ def _from_book(position: Position) -> Analysis | None:
 
 def _exact_budget(rules: Rules) -> tuple[int, float]:
     """Exact-search nodes per second of budget, and the share analyse() gives it."""
-    if runs_native(rules):
-        return NATIVE_NODES_PER_SECOND, _NATIVE_EXACT_SHARE
-    return NODES_PER_SECOND, _EXACT_SHARE
+    share = _NATIVE_EXACT_SHARE if runs_native(rules) else _EXACT_SHARE
+    return nodes_per_second(rules), share
 
 
 def solve(

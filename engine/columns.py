@@ -12,9 +12,11 @@ from dataclasses import dataclass
 
 from .bitboard import Position
 from .book import load
+from .budget import deadline_for, now
 from .errors import GameOverError
+from .exact import nodes_per_second
 from .game import Game
-from .solver import NODES_PER_SECOND, SearchAborted, Solver, analyse
+from .solver import SearchAborted, Solver, analyse
 
 __all__ = ["ColumnScore", "column_scores"]
 
@@ -44,7 +46,9 @@ class ColumnScore:
         return f"~{self.score:+d}"
 
 
-def column_scores(game: Game, *, time_budget: float = 1.0) -> dict[int, ColumnScore]:
+def column_scores(
+    game: Game, *, time_budget: float = 1.0, time_limit: float | None = None
+) -> dict[int, ColumnScore]:
     """Each playable column (from 0) and its :class:`ColumnScore`, left to right.
 
     Moves that win, fill the board or let the opponent win at once are
@@ -52,7 +56,8 @@ def column_scores(game: Game, *, time_budget: float = 1.0) -> dict[int, ColumnSc
     else by the exact search, which shares ``time_budget`` (seconds on a
     quiet machine, spent as node budgets like :func:`engine.solver.analyse`)
     equally among the columns; a column whose search does not end in its
-    share gets a heuristic estimate instead.
+    share gets a heuristic estimate instead. ``time_limit`` (seconds) caps
+    the wall-clock time of all the searches together, as in ``analyse``.
 
     >>> from engine.rules import Rules
     >>> scores = column_scores(Game.from_moves("3,3,4,4", Rules(rows=6, columns=7)))
@@ -65,6 +70,7 @@ def column_scores(game: Game, *, time_budget: float = 1.0) -> dict[int, ColumnSc
     """
     if game.is_over():
         raise GameOverError(f"the game is over after {game.moves_string()!r}")
+    start = now()
     position = Position.from_game(game)
     rules = game.rules
     cells = rules.cells
@@ -88,13 +94,21 @@ def column_scores(game: Game, *, time_budget: float = 1.0) -> dict[int, ColumnSc
     if pending:
         share = time_budget / len(pending)
         solver = Solver(rules)  # one table for all: sibling positions share subtrees
-        for column, child in pending:
-            solver.node_limit = solver.explored + max(1, int(share * _EXACT_SHARE * NODES_PER_SECOND))
+        solver.deadline = deadline_for(start, time_budget, time_limit)
+        nodes = max(1, int(share * _EXACT_SHARE * nodes_per_second(rules)))
+        for index, (column, child) in enumerate(pending):
+            solver.node_limit = solver.explored + nodes
             try:
                 scores[column] = ColumnScore(-solver.score(child), True)
             except SearchAborted:
                 child_game = game.copy()
                 child_game.play(column)
-                estimate = analyse(child_game, time_budget=share * (1 - _EXACT_SHARE))
+                limit = None
+                if time_limit is not None:  # the estimates share what the limit leaves
+                    left = start + time_limit - now()
+                    limit = max(left, 0.0) / (len(pending) - index)
+                estimate = analyse(
+                    child_game, time_budget=share * (1 - _EXACT_SHARE), time_limit=limit
+                )
                 scores[column] = ColumnScore(-estimate.score, estimate.exact)
     return dict(sorted(scores.items()))

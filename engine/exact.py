@@ -35,7 +35,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from .bitboard import Layout, Position, UnsupportedGameError, layout
-from .budget import BudgetedSearch, SearchAborted
+from .budget import NATIVE_NODES_PER_SECOND, NODES_PER_SECOND, BudgetedSearch, SearchAborted
 from .errors import EngineError, GameOverError
 from .rules import Rules
 from .table import TABLE_SIZE, TranspositionTable, check_table_size
@@ -50,6 +50,7 @@ __all__ = [
     "Solver",
     "accelerator",
     "fits_accelerator",
+    "nodes_per_second",
     "runs_native",
 ]
 
@@ -88,6 +89,11 @@ def fits_accelerator(rules: Rules) -> bool:
 def runs_native(rules: Rules) -> bool:
     """Whether a ``Solver(rules)`` with the default backend runs the compiled search."""
     return _pick_accelerator(rules, "auto") is not None
+
+
+def nodes_per_second(rules: Rules) -> int:
+    """Exact-search nodes one second of budget buys for ``rules`` with the default backend."""
+    return NATIVE_NODES_PER_SECOND if runs_native(rules) else NODES_PER_SECOND
 
 
 class Solver(BudgetedSearch):

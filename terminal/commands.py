@@ -1,6 +1,6 @@
-"""In-game commands typed at the prompt instead of a column: u, q, ? and h.
+"""In-game commands typed at the prompt instead of a column: u, q, ?, ?? and h.
 
-They work only when --commands turns them on; ? also with --hint. This
+They work only when --commands turns them on; ? and ?? also with --hint. This
 module acts on the game and returns the lines to show; connect.py prints
 them, as the course's grader sees only its ``print``, and loads this module
 only when a command can be typed.
@@ -16,14 +16,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection
 
-__all__ = ["UNDO", "QUIT", "HINT", "HELP", "INTRODUCTION", "HELP_TEXT", "Reply", "answer",
+__all__ = ["UNDO", "QUIT", "HINT", "SCORES", "HELP", "INTRODUCTION", "HELP_TEXT", "Reply", "answer",
            "command_for", "moves_to_undo"]
 
 UNDO = "undo"
 QUIT = "quit"
 HINT = "hint"
+SCORES = "scores"
 HELP = "help"
-_KEYS = {"u": UNDO, "q": QUIT, "?": HINT, "h": HELP}
+_KEYS = {"u": UNDO, "q": QUIT, "?": HINT, "??": SCORES, "h": HELP}
 
 INTRODUCTION = "Commands: u undo, q quit, ? hint, h help."
 HELP_TEXT = "\n".join(
@@ -32,6 +33,7 @@ HELP_TEXT = "\n".join(
         "  u  undo the last move (against the computer, back to your previous turn)",
         "  q  quit the game",
         "  ?  hint: the solver's suggested column and how the game stands",
+        "  ?? the score of every column you can play",
         "  h  this list",
     ]
 )
@@ -92,6 +94,7 @@ def answer(
     *,
     commands: bool = False,
     hint: Callable[[Game], str] | None = None,
+    scores: Callable[[Game], list[str]] | None = None,
     start: int = 0,
     humans: Collection[int] = (0, 1),
 ) -> Reply | None:
@@ -99,8 +102,9 @@ def answer(
 
     With ``commands`` the keys of :func:`command_for` act (``u`` never undoes
     the first ``start`` moves, and stops at a move of one of ``humans``);
-    ``?`` asks ``hint``, when given, for a line. Anything else is left to
-    the caller: a column number, or an invalid move.
+    ``?`` asks ``hint``, when given, for a line, and ``??`` asks ``scores``
+    for the lines scoring every column. Anything else is left to the caller:
+    a column number, or an invalid move.
 
     >>> game = Game.from_moves("3")
     >>> answer("u", game) is None
@@ -109,10 +113,14 @@ def answer(
     (['Undone: X in column 3.'], [])
     >>> answer("?", game, hint=lambda game: "Hint: play 3.").lines
     ['Hint: play 3.']
+    >>> answer("??", game, scores=lambda game: ["Scores: 3:+1"]).lines
+    ['Scores: 3:+1']
     """
     command = command_for(text) if commands else None
     if text == "?" and hint is not None:
         return Reply([hint(game)])
+    if text == "??" and scores is not None:
+        return Reply(scores(game))
     if command == HELP:
         return Reply([HELP_TEXT])
     if command == UNDO:

@@ -48,3 +48,22 @@ class Computer:
         else:
             verdict = "with best play the game is a draw"
         return f"Hint: play {analysis.move} ({verdict})."
+
+    def column_scores(self, game: Game) -> list[str]:
+        """Every playable column's score for the player to move, as lines (the ``??`` command).
+
+        Exact scores come from the opening book or the exact search; a
+        column the search cannot settle in the thinking time gets an
+        estimate, marked ``~``.
+        """
+        from engine.columns import column_scores
+
+        scores = column_scores(game, time_budget=self._think, time_limit=self._time_limit)
+        line = "  ".join(f"{column}:{score}" for column, score in scores.items())
+        exact = all(score.exact for score in scores.values())
+        legend = (
+            "+: you can force a win, the higher the sooner; 0: a draw; "
+            "-: you lose, the lower the sooner"
+            + ("" if exact else "; ~: an estimate, not a proof")
+        )
+        return [f"Scores by column: {line}", f"({legend})"]

@@ -304,11 +304,12 @@ def _build_parser() -> argparse.ArgumentParser:
                           help="a hard limit on the computer's time per move; its "
                                "moves then depend on how busy the machine is")
     opponent.add_argument("--hint", action="store_true",
-                          help="let a player type ? for the solver's suggested column")
+                          help="let a player type ? for the solver's suggested column, ?? for "
+                               "the score of every column")
     opponent.add_argument("--commands", action="store_true",
                           help="let a player type u to undo (against the computer, back "
-                               "to their previous turn), q to quit, ? for a hint, h to "
-                               "list these")
+                               "to their previous turn), q to quit, ? for a hint, ?? for "
+                               "every column's score, h to list these")
     opponent.add_argument("--pause", type=seconds_between(0, 60), metavar="SECONDS",
                           help="show each computer move at least SECONDS after the move "
                                "before it (default: 1 when the computer plays both sides "

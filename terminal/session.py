@@ -116,6 +116,7 @@ def _human_turn(
     """Prompt until a line plays a move, undoes moves or quits; returns who quit, if anyone."""
     invalid = f"Invalid move. Enter a column number (0-{game.rules.columns - 1})."
     hint = computer.hint if computer is not None and settings.hint else None
+    scores = computer.column_scores if computer is not None and settings.hint else None
     while True:
         text = (yield True, PROMPT) or ""
         # A line from a CRLF file keeps its carriage return: drop one.
@@ -124,7 +125,7 @@ def _human_turn(
         if settings.commands or hint is not None:
             from .commands import answer
 
-            reply = answer(text, game, commands=settings.commands, hint=hint,
+            reply = answer(text, game, commands=settings.commands, hint=hint, scores=scores,
                            start=len(settings.moves), humans=humans)
             if reply is not None:
                 for line in reply.lines:

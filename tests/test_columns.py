@@ -96,3 +96,21 @@ def test_a_finished_game_has_no_columns_to_score() -> None:
     game = Game.from_moves("0,1,0,1,0,1,0", Rules(rows=6, columns=7))
     with pytest.raises(GameOverError):
         column_scores(game)
+
+
+def test_a_hard_time_limit_cuts_the_searches_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 4 x 5 positions all solve within the budget; a clock that jumps past
+    # the limit at its first read leaves the searches no time, so every
+    # column the rules cannot score gets an estimate, and every column is there.
+    from solver_support import SteppingClock
+
+    from engine import budget as budget_module
+
+    rules = Rules(rows=4, columns=5)
+    game = Game.from_moves("2", rules)
+    unlimited = column_scores(game, time_budget=50.0)
+    assert all(score.exact for score in unlimited.values())
+    monkeypatch.setattr(budget_module, "time", SteppingClock(1000.0))
+    limited = column_scores(game, time_budget=50.0, time_limit=1.0)
+    assert list(limited) == list(unlimited)
+    assert not any(score.exact for score in limited.values())

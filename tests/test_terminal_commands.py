@@ -11,6 +11,7 @@ from terminal.commands import (
     HELP_TEXT,
     HINT,
     QUIT,
+    SCORES,
     UNDO,
     answer,
     command_for,
@@ -20,19 +21,20 @@ from terminal.commands import (
 
 @pytest.mark.parametrize(
     "text, command",
-    [("u", UNDO), ("U", UNDO), ("q", QUIT), ("Q", QUIT), ("?", HINT), ("h", HELP), ("H", HELP)],
+    [("u", UNDO), ("U", UNDO), ("q", QUIT), ("Q", QUIT), ("?", HINT), ("??", SCORES), ("h", HELP),
+     ("H", HELP)],
 )
 def test_each_key_names_its_command(text, command):
     assert command_for(text) == command
 
 
-@pytest.mark.parametrize("text", ["", "3", "undo", "quit", " u", "u ", "uu", "x", "??"])
+@pytest.mark.parametrize("text", ["", "3", "undo", "quit", " u", "u ", "uu", "x", "???", "? ?"])
 def test_anything_else_is_no_command(text):
     assert command_for(text) is None
 
 
 def test_help_text_lists_every_key():
-    for key in ("u ", "q ", "? ", "h "):
+    for key in ("u ", "q ", "? ", "??", "h "):
         assert f"\n  {key}" in HELP_TEXT
 
 

@@ -58,3 +58,32 @@ def test_the_hint_uses_the_thinking_options(monkeypatch):
     settings = parse_options(["--hint", "--think", "2", "--time-limit", "3"])
     Computer(settings).hint(Game())
     assert seen == {"time_budget": 2.0, "time_limit": 3.0}
+
+
+def test_the_scores_line_lists_every_playable_column_with_a_legend():
+    from engine.columns import column_scores
+
+    game = Game.from_moves("0,0,0,0,1,2,1,2", Rules(4, 4, 4))  # column 0 is full
+    settings = parse_options(["--rows", "4", "--columns", "4", "--hint"])
+    scores, legend = Computer(settings).column_scores(game)
+    exact = column_scores(game, time_budget=50.0)
+    assert list(exact) == [1, 2, 3]
+    assert scores == "Scores by column: " + "  ".join(f"{c}:{s}" for c, s in exact.items())
+    assert legend.startswith("(+: you can force a win") and "~" not in legend
+
+
+def test_estimated_scores_are_marked_and_the_thinking_options_are_used(monkeypatch):
+    from engine import columns
+
+    seen = {}
+
+    def column_scores(game, **limits):
+        seen.update(limits)
+        return {0: columns.ColumnScore(-250, False), 3: columns.ColumnScore(2, True)}
+
+    monkeypatch.setattr(columns, "column_scores", column_scores)
+    settings = parse_options(["--hint", "--think", "2", "--time-limit", "3"])
+    scores, legend = Computer(settings).column_scores(Game())
+    assert scores == "Scores by column: 0:~-250  3:+2"
+    assert legend.endswith("; ~: an estimate, not a proof)")
+    assert seen == {"time_budget": 2.0, "time_limit": 3.0}
