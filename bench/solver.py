@@ -7,6 +7,7 @@ Run from the repository root (or anywhere: paths are found from this file)::
     python3 bench/solver.py --sample                 # the copy in tests/data, no shared folder
     python3 bench/solver.py --set Begin-Hard --every 1 --lines 1000 --no-python  # hours
     python3 bench/solver.py --no-pons --strength --match greedy --move-budget 0.5
+    python3 bench/solver.py --no-pons --strength --match perfect --games 20 --think 1
 
 The sets are 7 x 6 positions written as 1-based column digits ("4453")
 with the exact score in Pons' convention; see
@@ -385,8 +386,15 @@ def main(argv: list[str] | None = None) -> int:
         "--match",
         dest="matches",
         action="append",
-        choices=["random", "greedy", "levels"],
-        help="a kind of strength match to play; repeatable (default: all)",
+        choices=["random", "greedy", "levels", "perfect"],
+        help="a kind of strength match to play; repeatable (default: all but perfect; "
+        "perfect: the top level against a perfect player, see bench/strength.py)",
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="the top level's --think against the perfect player (default 1)",
     )
     parser.add_argument("--seed", type=int, default=2026, help="seed of the matches")
     parser.add_argument(
@@ -421,7 +429,13 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_pons:
             print()
         kinds = args.matches or ["random", "greedy", "levels"]
-        print_strength(args.games, args.move_budget, args.seed, args.opening, kinds)
+        others = [kind for kind in kinds if kind != "perfect"]
+        if others:
+            print_strength(args.games, args.move_budget, args.seed, args.opening, others)
+        if "perfect" in kinds:
+            from strength import BOARDS, print_perfect_table
+
+            print_perfect_table(list(BOARDS), args.games, args.think, args.seed)
     return 0
 
 

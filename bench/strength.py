@@ -2,15 +2,19 @@
 
 Run from the repository root (the compiled solver makes it practical)::
 
-    python3 bench/strength.py --board 5x8 --games 20
-    python3 bench/strength.py --board 7x6 --games 20 --think 1
+    python3 bench/strength.py                          # both boards, 20 games a side
+    python3 bench/strength.py --board 5x8 --games 8 --think 0.5
 
-The perfect player scores every move exactly (the opening book where it
-holds the position, the exact search elsewhere) and picks at random among
-the best, so openings vary. Every move of the computer is scored the same
-way: a *value mistake* turns a win into a draw or loss, or a draw into a
+``bench/solver.py --strength --match perfect`` prints the same table.
+
+The perfect player knows the exact value of every move (the opening book
+where it holds the position, else the exact search) and picks at random
+among the best, so openings vary from game to game. Each move of the
+computer is judged by the exact value of the position before it and after
+it: a *value mistake* turns a win into a draw or loss, or a draw into a
 loss; a *slower* move keeps the result but wins later or loses sooner than
-the best move. Only figures are printed; nothing is asserted.
+the best move could. The slowest move is wall-clock time of the
+computer's ``choose_move``. Only figures are printed; nothing is asserted.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ from engine.game import Game  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.solver import LEVELS, Solver, choose_move  # noqa: E402
 
-BOARDS = {"5x8": Rules(rows=5, columns=8), "7x6": Rules(rows=6, columns=7)}
+BOARDS = {"7x6": Rules(rows=6, columns=7), "5x8": Rules(rows=5, columns=8)}
+"""Boards by ``columns x rows``, as Pons and Tromp name them."""
 
 
 @dataclass
@@ -47,46 +52,61 @@ class Tally:
     slowest_move: float = 0.0
 
 
-def move_values(game: Game, solver: Solver) -> dict[int, int]:
-    """The exact score, for the player to move, of playing each legal column."""
-    values = {}
-    cells = game.rules.cells
-    for column in game.legal_moves():
-        child = Game.from_moves([*game.moves, column], game.rules)
-        outcome = child.outcome()
-        if outcome is not None:
-            won = outcome.winner is not None
-            values[column] = (cells + 1 - len(game.moves)) // 2 if won else 0
-            continue
-        position = Position.from_game(child)
+class Oracle:
+    """Exact values for the player to move: the book first, else a search.
+
+    One solver and its table serve the whole match: scores do not depend on
+    what the table holds, only the time to find them does.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.solver = Solver(rules)
+        self.searched = 0
+
+    def value(self, game: Game) -> int:
+        """The exact score of ``game`` (not over) for the player to move."""
+        position = Position.from_game(game)
         known = lookup(position)
         if known is None:
-            solver.reset()
-            known = solver.score(position)
-        values[column] = -known
-    return values
+            self.searched += 1
+            known = self.solver.score(position)
+        return known
+
+    def move_value(self, game: Game, column: int) -> int:
+        """The exact score, for the player to move, of playing ``column``."""
+        child = game.copy()
+        child.play(column)
+        outcome = child.outcome()
+        if outcome is None:
+            return -self.value(child)
+        if outcome.winner is None:
+            return 0
+        return (game.rules.cells + 1 - len(game.moves)) // 2
 
 
 def sign(value: int) -> int:
     return (value > 0) - (value < 0)
 
 
-def play(rules: Rules, computer: int, think: float, rng: random.Random, tally: Tally) -> None:
+def play(
+    rules: Rules, computer: int, think: float, rng: random.Random, oracle: Oracle, tally: Tally
+) -> None:
     """One game; ``computer`` is the side (0 first) the top level plays."""
-    solver = Solver(rules)
     game = Game(rules)
     while game.outcome() is None:
-        values = move_values(game, solver)
-        best = max(values.values())
         if game.to_move == computer:
             start = time.perf_counter()
             column = choose_move(game, max(LEVELS), time_budget=think)
             tally.slowest_move = max(tally.slowest_move, time.perf_counter() - start)
-            if sign(values[column]) < sign(best):
+            best = oracle.value(game)
+            chosen = oracle.move_value(game, column)
+            if sign(chosen) < sign(best):
                 tally.value_mistakes += 1
-            elif values[column] < best:
+            elif chosen < best:
                 tally.slower_moves += 1
         else:
+            values = {c: oracle.move_value(game, c) for c in game.legal_moves()}
+            best = max(values.values())
             column = rng.choice([c for c, value in values.items() if value == best])
         game.play(column)
     outcome = game.outcome()
@@ -100,27 +120,48 @@ def play(rules: Rules, computer: int, think: float, rng: random.Random, tally: T
         tally.lost += 1
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--board", choices=sorted(BOARDS), default="5x8")
-    parser.add_argument("--games", type=int, default=20, help="games for each side")
+def print_perfect_table(boards: list[str], games: int, think: float, seed: int) -> None:
+    """Print the top level's results against the perfect player, a row per board and side.
+
+    ``searched`` counts the positions valued by search because the book did
+    not hold them.
+    """
+    print(f"top level (--think {think}) against a perfect player, {games} games a side")
+    header = (
+        f"{'board':<6} {'computer plays':<15} {'won':>4} {'drawn':>6} {'lost':>5} "
+        f"{'value mistakes':>15} {'slower moves':>13} {'slowest move':>13} {'searched':>9}"
+    )
+    print(header)
+    print("-" * len(header))
+    for board in boards:
+        rules = BOARDS[board]
+        oracle = Oracle(rules)
+        rng = random.Random(seed)
+        for side, name in ((0, "first"), (1, "second")):
+            tally = Tally()
+            searched = oracle.searched
+            for _ in range(games):
+                play(rules, side, think, rng, oracle, tally)
+            print(
+                f"{board:<6} {name:<15} {tally.won:>4} {tally.drawn:>6} {tally.lost:>5} "
+                f"{tally.value_mistakes:>15} {tally.slower_moves:>13} "
+                f"{tally.slowest_move:>11.2f} s {oracle.searched - searched:>9}",
+                flush=True,
+            )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument(
+        "--board", choices=sorted(BOARDS), action="append", help="repeatable (default: both)"
+    )
+    parser.add_argument("--games", type=int, default=20, help="games for each side (default 20)")
     parser.add_argument("--think", type=float, default=1.0, help="the computer's --think")
     parser.add_argument("--seed", type=int, default=1)
-    options = parser.parse_args()
-    rules = BOARDS[options.board]
-    rng = random.Random(options.seed)
-    print(f"{options.board}: top level (--think {options.think}) against a perfect player, "
-          f"{options.games} games a side")
-    print(f"{'computer plays':<16} {'won':>4} {'drawn':>6} {'lost':>5} "
-          f"{'value mistakes':>15} {'slower moves':>13} {'slowest move':>13}")
-    for side, name in ((0, "first"), (1, "second")):
-        tally = Tally()
-        for _ in range(options.games):
-            play(rules, side, options.think, rng, tally)
-        print(f"{name:<16} {tally.won:>4} {tally.drawn:>6} {tally.lost:>5} "
-              f"{tally.value_mistakes:>15} {tally.slower_moves:>13} "
-              f"{tally.slowest_move:>11.2f} s")
+    options = parser.parse_args(argv)
+    print_perfect_table(options.board or list(BOARDS), options.games, options.think, options.seed)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
