@@ -79,7 +79,7 @@ class Settings:
         # for ``players`` (this terminal's first, playing X); --join plays
         # ``joining``'s player with ``token``.
         self.network: str | None = None
-        self.players = ("X", "O")
+        self.players = ("player1", "player2")
         self.joining: GameAddress | None = None
         self.token: str | None = None
         # Text to show instead of playing (--help, --version), or None.
@@ -252,7 +252,7 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
         settings.network = parse_server_url(options.server)
     except ValueError as error:
         raise UsageError(f"{'--join' if joining else '--server'}: {error}") from None
-    players = (options.name or "X", options.friend or "O")
+    players = (options.name or "player1", options.friend or "player2")
     for option, name in zip(("--name", "--friend"), players, strict=True):
         if not 1 <= len(name) <= 100 or "/" in name or not name.isprintable():
             raise UsageError(f"{option}: a name is 1 to 100 printable characters, no '/'")
@@ -401,9 +401,9 @@ def _build_parser() -> argparse.ArgumentParser:
                          help="create a game on the service at URL and print the command "
                               "that joins it")
     network.add_argument("--name", metavar="NAME",
-                         help="your name in the game --server creates (default X)")
+                         help="your name in the game --server creates (default player1)")
     network.add_argument("--friend", metavar="NAME",
-                         help="your friend's name in that game (default O)")
+                         help="your friend's name in that game (default player2)")
     network.add_argument("--join", metavar="URL",
                          help="play the game and player named by URL, as --server printed "
                               "it: SERVER/drop_token/GAME_ID/PLAYER")
