@@ -14,11 +14,13 @@ in-process, and as a program reading a pipe.
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -35,21 +37,9 @@ from connect_support import (
     without_no_color,
 )
 from network_support import DEADLINE, Friend, create_game, moves_of, play
-from server_support import Server
 
 NETWORK_DIALOGS = sorted((TEST_FILES / "network").glob("*.txt"))
 _TYPED = re.compile(r"<<(.*?)>>", re.DOTALL)
-
-
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real drop-token service on 127.0.0.1 for the module; its base URL."""
-    server = Server(tmp_path_factory.mktemp("network") / "games.db")
-    server.start()
-    try:
-        yield server.url
-    finally:
-        server.close()
 
 
 class NetworkDialog:
@@ -99,8 +89,8 @@ def _board(arguments: list[str]) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("dialog", NETWORK_DIALOGS, ids=[path.stem for path in NETWORK_DIALOGS])
-def test_network_dialog_through_the_harness(dialog: Path, service: str) -> None:
-    game = NetworkDialog(dialog, service)
+def test_network_dialog_through_the_harness(dialog: Path, drop_token_service: str) -> None:
+    game = NetworkDialog(dialog, drop_token_service)
     game.friend.start()
     shown = run_like_the_harness(game.inputs, *game.arguments, on_line=game.friend.read_join_line)
     game.friend.check()
@@ -108,8 +98,8 @@ def test_network_dialog_through_the_harness(dialog: Path, service: str) -> None:
 
 
 @pytest.mark.parametrize("dialog", NETWORK_DIALOGS, ids=[path.stem for path in NETWORK_DIALOGS])
-def test_network_dialog_through_a_pipe(dialog: Path, service: str) -> None:
-    game = NetworkDialog(dialog, service)
+def test_network_dialog_through_a_pipe(dialog: Path, drop_token_service: str) -> None:
+    game = NetworkDialog(dialog, drop_token_service)
     game.friend.start()
     process = subprocess.Popen(
         [sys.executable, str(CONNECT), *game.arguments],
@@ -137,12 +127,143 @@ def test_network_dialog_through_a_pipe(dialog: Path, service: str) -> None:
     assert shown.decode() == piped_transcript(game.expected())
 
 
-def test_a_dialog_friend_really_played_through_the_service(service: str) -> None:
+def test_a_dialog_friend_really_played_through_the_service(drop_token_service: str) -> None:
     # The friend's moves are the service's: the dialogs see no stand-in.
-    game = NetworkDialog(TEST_FILES / "network" / "join_o_wins_highlight.txt", service)
+    game = NetworkDialog(TEST_FILES / "network" / "join_o_wins_highlight.txt",
+                         drop_token_service)
     game.friend.start()
     run_like_the_harness(game.inputs, *game.arguments)
     game.friend.check()
-    moves = moves_of(service, game.values["{game}"])
+    moves = moves_of(drop_token_service, game.values["{game}"])
     assert [move["player"] for move in moves] == ["ann", "bob"] * 4
     assert [move["column"] for move in moves] == [0, 1, 0, 1, 0, 1, 6, 1]
+
+
+# --- Leaving early, losing the service, a hostile service -------------------------
+
+
+def _start_creator(base: str, stdin: bytes) -> tuple[subprocess.Popen[bytes], Friend]:
+    """connect.py --server in a child; returns it once it waits for bob, and bob's view."""
+    process = subprocess.Popen(
+        [sys.executable, str(CONNECT), "--server", base, "--name", "ann", "--friend", "bob"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+    )
+    assert process.stdin and process.stdout
+    process.stdin.write(stdin)
+    process.stdin.flush()
+    bob = Friend(base, 1, [])
+    watchdog = threading.Timer(DEADLINE, process.kill)
+    watchdog.start()
+    try:
+        for line in iter(process.stdout.readline, b""):
+            bob.read_join_line(line.decode())
+            if line.startswith(b"Waiting for bob"):
+                return process, bob
+    finally:
+        watchdog.cancel()
+    raise AssertionError("the game never waited for bob")
+
+
+def test_ctrl_c_while_waiting_quits_the_game_on_the_service(drop_token_service: str) -> None:
+    process, bob = _start_creator(drop_token_service, b"3\n")
+    process.send_signal(signal.SIGINT)
+    _, errors = process.communicate(timeout=DEADLINE)
+    assert process.returncode == 130
+    assert errors.decode().splitlines() == ["", "connect.py: game interrupted"]
+    moves = moves_of(drop_token_service, bob.game)
+    assert moves == [{"type": "MOVE", "player": "ann", "column": 3},
+                     {"type": "QUIT", "player": "ann"}]
+
+
+def test_input_ending_at_the_prompt_quits_the_game_on_the_service(
+    drop_token_service: str,
+) -> None:
+    game, tokens = create_game(drop_token_service, ["ann", "bob"])
+    play(drop_token_service, game, "ann", tokens["ann"], "4")
+    result = subprocess.run(
+        [sys.executable, str(CONNECT), "--join", f"{drop_token_service}/drop_token/{game}/bob"],
+        input=b"", capture_output=True, cwd=ROOT, timeout=DEADLINE,
+        env={**os.environ, "CONNECT_FOUR_TOKEN": tokens["bob"]},
+    )
+    assert result.returncode == 1
+    assert result.stderr == b"connect.py: input ended before the game finished\n"
+    assert result.stdout.endswith(b"O's turn\nEnter a column: ")
+    assert moves_of(drop_token_service, game) == [
+        {"type": "MOVE", "player": "ann", "column": 4}, {"type": "QUIT", "player": "bob"}]
+
+
+def test_a_service_gone_for_good_is_one_line_and_status_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import connect
+    from terminal import network_game
+
+    monkeypatch.setattr(network_game, "RETRY_SECONDS", 0.5)
+    with socket.socket() as bound:  # bound, not listening: every connection is refused
+        bound.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{bound.getsockname()[1]}"
+        status = connect.main(["--server", url])
+    shown = capsys.readouterr()
+    assert status == 1
+    assert shown.out == (f"Connection to {url} lost (connection refused); "
+                         "retrying for up to 0.5 seconds...\n")
+    assert shown.err == (f"connect.py: lost the connection to {url} (connection refused) "
+                         "for over 0.5 seconds\n")
+
+
+@pytest.mark.parametrize(
+    "moves, complaint",
+    [
+        ([{"type": "MOVE", "player": "ann", "column": 42}], "the rules refuse: column 42"),
+        ([{"type": "MOVE", "player": "bob", "column": 1}], "the rules refuse"),
+        ([{"type": "MOVE", "player": "eve", "column": 1}], "eve, who is not in the game"),
+        ([{"type": "MOVE", "player": "ann", "column": 1.5}], "malformed move"),
+    ],
+)
+def test_a_move_no_game_could_play_ends_the_game_in_one_line(
+    moves: list[dict[str, object]], complaint: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    import connect
+
+    with _FakeService({"players": ["ann", "bob"], "state": "IN_PROGRESS"}, moves) as url:
+        status = connect.main(["--join", f"{url}/drop_token/g/bob", "--token", "t"])
+    errors = capsys.readouterr().err.splitlines()
+    assert status == 1
+    assert len(errors) == 1
+    assert errors[0].startswith("connect.py: the service")
+    assert complaint in errors[0]
+
+
+class _FakeService:
+    """A service on 127.0.0.1 that tells of one game and a fixed move list, and accepts quits."""
+
+    def __init__(self, game: dict[str, object], moves: list[dict[str, object]]) -> None:
+        import http.server
+        import json
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                body = {"moves": moves} if "/moves" in self.path else game
+                self._send(200, json.dumps(body).encode())
+
+            def do_DELETE(self) -> None:
+                self._send(202, b"")
+
+            def _send(self, status: int, body: bytes) -> None:
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+
+    def __enter__(self) -> str:
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()

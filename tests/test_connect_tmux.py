@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from connect_support import CONNECT, ROOT
 from network_support import DEADLINE, JOIN_LINE
 from server_support import Server
