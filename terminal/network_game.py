@@ -109,7 +109,7 @@ def converse_over_network(settings: Settings) -> Talk[None]:
             yield False, f"{MARKERS[player]}'s turn"
             if player == me:
                 column = yield from _typed_column(game)
-                news = yield from _post(game, me, column, client, patience, address, token)
+                news = yield from _post(game, column, client, patience, address, token)
             else:
                 yield False, (f"Waiting for {players[player]} to move... "
                               "(Ctrl-C quits the game)")
@@ -216,7 +216,6 @@ def _typed_column(game: Game) -> Talk[int]:
 
 def _post(
     game: Game,
-    me: int,
     column: int,
     client: DropTokenClient,
     patience: _Patience,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import runpy
 import signal
 import socket
 import subprocess
@@ -267,3 +268,31 @@ class _FakeService:
     def __exit__(self, *exc: object) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+def test_a_friend_who_quits_while_the_player_thinks_ends_the_game_at_the_next_move(
+    drop_token_service: str,
+) -> None:
+    game, tokens = create_game(drop_token_service, ["ann", "bob"])
+    play(drop_token_service, game, "ann", tokens["ann"], "3")
+    typed = []
+
+    def quit_then_type(prompt: str = "") -> str:
+        # ann quits while bob's prompt waits; bob's move is then refused.
+        play(drop_token_service, game, "ann", tokens["ann"], "quit")
+        typed.append(prompt)
+        return "4"
+
+    shown: list[str] = []
+    arguments = ["--join", f"{drop_token_service}/drop_token/{game}/bob",
+                 "--token", tokens["bob"], "--announce"]
+    saved = sys.argv
+    sys.argv = [str(CONNECT), *arguments]
+    try:
+        runpy.run_path(str(CONNECT), {"print": shown.append, "input": quit_then_type},
+                       "__main__")
+    finally:
+        sys.argv = saved
+    assert typed == ["Enter a column: "]
+    assert shown[-4:] == ["ann (X) quits.", "Game finished.", "O wins.", "Moves: 3"]
+    assert moves_of(drop_token_service, game)[-1] == {"type": "QUIT", "player": "ann"}
