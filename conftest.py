@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from _pytest.doctest import DoctestItem
@@ -66,3 +67,19 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if hasattr(item.config, "workerinput") and hasattr(report, "metadata_key"):
         del report.metadata_key
     return None
+
+
+@pytest.fixture(scope="session")
+def drop_token_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real drop-token service on 127.0.0.1 for the network game's tests; its base URL.
+
+    One server for the session: each test creates games of its own.
+    """
+    from server_support import Server
+
+    server = Server(tmp_path_factory.mktemp("drop_token") / "games.db")
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.close()

@@ -25,15 +25,16 @@ if sys.version_info < (3, 11):  # noqa: UP036 (pyproject says 3.11; older ones g
     sys.exit(1)
 
 from terminal.options import Settings, UsageError, parse_options
-from terminal.session import converse
+from terminal.session import PlayAborted, converse
 
 
 def main(argv: list[str] | None = None) -> int:
     """Play what the command line asks for; return the exit status.
 
-    0 when the games finished or a player quit with ``q``; 1 when input
-    ended first, 2 for a refused command line, 130 for Ctrl-C, 141 when the
-    reader of the output went away.
+    0 when the games finished or a player quit (``q``, or a network friend);
+    1 when input ended first or a network game lost its service, 2 for a
+    refused command line, 130 for Ctrl-C, 141 when the reader of the output
+    went away.
     """
     args = sys.argv[1:] if argv is None else argv
     _read_input_exactly()
@@ -65,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
         start = "\n" if prompt_on_screen() else ""
         print(start + "connect.py: input ended before the game finished", file=sys.stderr)
         return 1
+    except PlayAborted as error:
+        print(f"connect.py: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         # A second Ctrl-C while we shut down must not end in a traceback.
         from terminal.streams import ignore_interrupts
@@ -80,16 +84,21 @@ def play(settings: Settings) -> None:
     """Show what the game says and answer its prompts with what is typed."""
     steps = converse(settings)
     typed = None
-    while True:
-        try:
-            is_prompt, text = steps.send(typed)
-        except StopIteration:
-            return
-        if is_prompt:
-            typed = input(text)
-        else:
-            print(text)
-            typed = None
+    try:
+        while True:
+            try:
+                is_prompt, text = steps.send(typed)
+            except StopIteration:
+                return
+            if is_prompt:
+                typed = input(text)
+            else:
+                print(text)
+                typed = None
+    finally:
+        # A game left early (Ctrl-C, end of input) tidies up: a network
+        # game is quit on the service.
+        steps.close()
 
 
 def _read_input_exactly() -> None:

@@ -4,13 +4,9 @@ Nothing here prints: help and version texts come back as strings for
 connect.py to print, because the course's grader sees only connect.py's own
 ``print``. argparse is imported only when there is a command line to read.
 
-Who moves for each marker is ``Settings.computer`` (the computer) and the
-rest (people at this terminal). Network play over the drop-token service
-(issue 11: ``--server URL`` to create a game, ``--join ...`` to join one)
-is meant to come as a third kind of player: its options would form an
-argument group of their own, set a ``Settings`` field naming the remote
-side, and join the table in :func:`_refuse_ignored_options` (for example
-``--games`` or ``--computer both`` make no sense with a remote player).
+Who moves for each marker is ``Settings.computer`` (the computer),
+``Settings.network`` (a friend playing over the drop-token service, with
+``--server`` or ``--join``) or else a person at this terminal.
 """
 
 from __future__ import annotations
@@ -24,12 +20,15 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
 
+    from .network import GameAddress
+
 __all__ = [
     "VERSION",
     "MAX_ROWS",
     "MAX_COLUMNS",
     "MAX_GAMES",
     "MAX_MOVES_FILE_BYTES",
+    "TOKEN_ENVIRONMENT",
     "Settings",
     "UsageError",
     "parse_options",
@@ -43,6 +42,9 @@ MAX_GAMES = 99
 # The longest record, 99 x 99 moves of 2 digits and a separator, is 29,403
 # bytes: a file far bigger is no record, and is not read into memory whole.
 MAX_MOVES_FILE_BYTES = 1 << 20
+# Where --join finds the player's token when --token is not given: an
+# environment variable stays out of the process list.
+TOKEN_ENVIRONMENT = "CONNECT_FOUR_TOKEN"  # noqa: S105 (a variable's name, no secret)
 
 
 class Settings:
@@ -72,6 +74,14 @@ class Settings:
         # Seconds between the computer's moves, or None: 1 s when it plays
         # both sides at a terminal, none otherwise (see pause_seconds).
         self.pause: float | None = None
+        # A network game: the drop-token service's base URL (--server, or
+        # the service of --join's game), else None. --server creates a game
+        # for ``players`` (this terminal's first, playing X); --join plays
+        # ``joining``'s player with ``token``.
+        self.network: str | None = None
+        self.players = ("player1", "player2")
+        self.joining: GameAddress | None = None
+        self.token: str | None = None
         # Text to show instead of playing (--help, --version), or None.
         self.message: str | None = None
 
@@ -120,6 +130,7 @@ def parse_options(args: list[str]) -> Settings:
     sides = {"x": frozenset({0}), "o": frozenset({1}), "both": frozenset({0, 1})}
     settings.computer = sides[options.computer] if options.computer else frozenset()
     _refuse_ignored_options(options)
+    _read_network_options(options, settings)
     settings.level = options.level
     settings.seed = options.seed
     if options.think is not None:
@@ -199,6 +210,57 @@ def _refuse_ignored_options(options: argparse.Namespace) -> None:
             raise UsageError(f"{option} does nothing without {needed}")
 
 
+def _read_network_options(options: argparse.Namespace, settings: Settings) -> None:
+    """Fill in the network game --server or --join asks for; refuse what it cannot use.
+
+    Raises:
+        UsageError: a malformed URL or name, or an option a network game
+            would ignore (the computer, --games, a starting position...).
+    """
+    creating, joining = options.server is not None, options.join is not None
+    if creating and joining:
+        raise UsageError("--server and --join cannot be used together")
+    for option, given, used, needed in [
+        ("--name", options.name is not None, creating, "--server"),
+        ("--friend", options.friend is not None, creating, "--server"),
+        ("--token", options.token is not None, joining, "--join"),
+    ]:
+        if given and not used:
+            raise UsageError(f"{option} does nothing without {needed}")
+    if not (creating or joining):
+        return
+    for option, given in [
+        ("--computer", options.computer is not None),
+        ("--hint", options.hint),
+        ("--commands", options.commands),
+        ("--games", options.games != 1),
+        ("--moves", options.moves is not None),
+        ("--moves-file", options.moves_file is not None),
+    ]:
+        if given:
+            raise UsageError(f"{option} cannot be used in a network game")
+    if options.connect != 4:
+        raise UsageError("the drop-token service plays four in a row: --connect must be 4")
+    from .network import parse_join_url, parse_server_url
+
+    try:
+        if joining:
+            settings.joining = parse_join_url(options.join)
+            settings.network = settings.joining.base
+            settings.token = options.token or os.environ.get(TOKEN_ENVIRONMENT) or None
+            return
+        settings.network = parse_server_url(options.server)
+    except ValueError as error:
+        raise UsageError(f"{'--join' if joining else '--server'}: {error}") from None
+    players = (options.name or "player1", options.friend or "player2")
+    for option, name in zip(("--name", "--friend"), players, strict=True):
+        if not 1 <= len(name) <= 100 or "/" in name or not name.isprintable():
+            raise UsageError(f"{option}: a name is 1 to 100 printable characters, no '/'")
+    if players[0] == players[1]:
+        raise UsageError("--name and --friend must differ")
+    settings.players = players
+
+
 class _ParserExit(Exception):
     """argparse wanted to print and exit; we report its message ourselves."""
 
@@ -263,7 +325,10 @@ def _build_parser() -> argparse.ArgumentParser:
             "  python3 connect.py --color --computer O\n"
             "  python3 connect.py --computer O --commands\n"
             "  python3 connect.py --games 3 --announce\n"
-            "  python3 connect.py --moves-file saved_game.txt"
+            "  python3 connect.py --moves-file saved_game.txt\n"
+            "  python3 connect.py --server http://192.168.1.20:8080 --name ann --friend bob\n"
+            "  python3 connect.py --join http://192.168.1.20:8080/drop_token/GAME_ID/bob "
+            "--token TOKEN"
         ),
     )
     parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
@@ -326,4 +391,24 @@ def _build_parser() -> argparse.ArgumentParser:
     record.add_argument("--moves-file", metavar="FILE",
                         help="start after the moves written in FILE: the same format, "
                              "or one column a line as typed in a game")
+    network = parser.add_argument_group(
+        "network game",
+        "Play a friend on another machine through the drop-token service\n"
+        "(python -m service). --server creates the game, you play X, and prints\n"
+        "the one command your friend runs to join it; moves survive a restart\n"
+        "of the service. Ctrl-C quits the game on the server too.",
+    )
+    network.add_argument("--server", metavar="URL",
+                         help="create a game on the service at URL and print the command "
+                              "that joins it")
+    network.add_argument("--name", metavar="NAME",
+                         help="your name in the game --server creates (default player1)")
+    network.add_argument("--friend", metavar="NAME",
+                         help="your friend's name in that game (default player2)")
+    network.add_argument("--join", metavar="URL",
+                         help="play the game and player named by URL, as --server printed "
+                              "it: SERVER/drop_token/GAME_ID/PLAYER")
+    network.add_argument("--token", metavar="TOKEN",
+                         help=f"the joining player's secret, as --server printed it "
+                              f"(default: ${TOKEN_ENVIRONMENT})")
     return parser

@@ -25,9 +25,18 @@ if TYPE_CHECKING:
     # Yields (is it a prompt?, text); a prompt's answer is sent back in.
     Steps = Generator[tuple[bool, str], str | None, None]
 
-__all__ = ["PROMPT", "converse"]
+__all__ = ["PROMPT", "PlayAborted", "converse", "ending"]
 
 PROMPT = "Enter a column: "
+
+
+class PlayAborted(Exception):
+    """The game cannot go on (a network game lost its service); the message is one line.
+
+    connect.py shows it on stderr and exits with status 1. It lives here,
+    with the game, so that connect.py can catch it without loading the
+    network client on the assignment's path.
+    """
 
 
 def converse(settings: Settings) -> Steps:
@@ -41,6 +50,11 @@ def converse(settings: Settings) -> Steps:
     >>> steps.send("9")
     (False, 'Invalid move. Enter a column number (0-7).')
     """
+    if settings.network is not None:
+        from .network_game import converse_over_network
+
+        yield from converse_over_network(settings)
+        return
     computer = _computer(settings) if settings.computer or settings.hint else None
     pacer = _pacer(settings) if settings.computer else None
     if settings.commands:
@@ -95,10 +109,21 @@ def _game(
             pacer.mark()
     outcome = game.outcome()
     assert outcome is not None
-    if quitter is None:
+    yield from ending(game, settings, discs, shows_grid=quitter is None)
+    return outcome, quitter
+
+
+def ending(game: Game, settings: Settings, discs: Discs, *, shows_grid: bool) -> Steps:
+    """The lines after a game ends: the final grid (not after a quit), and --announce's.
+
+    The network game ends with the same lines.
+    """
+    outcome = game.outcome()
+    assert outcome is not None
+    if shows_grid:
         highlighted = outcome.cells if discs.marks_winner else frozenset()
         yield False, "\n" + render(
-            game, markers=markers, highlight=highlighted, highlight_markers=discs.winning
+            game, markers=discs.playing, highlight=highlighted, highlight_markers=discs.winning
         )
     yield False, "Game finished."
     if settings.announce:
@@ -107,7 +132,6 @@ def _game(
         else:
             yield False, f"{MARKERS[outcome.winner]} wins."
         yield False, f"Moves: {game.moves_string()}"
-    return outcome, quitter
 
 
 def _human_turn(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -60,3 +61,36 @@ def run_piped(
 def without_no_color() -> dict[str, str]:
     """This process's environment without NO_COLOR."""
     return {name: value for name, value in os.environ.items() if name != "NO_COLOR"}
+
+
+def run_like_the_harness(inputs, *arguments, on_line=None):
+    """Run connect.py with print/input replaced, as byu-pytest-utils does; return what it showed.
+
+    ``on_line``, when given, is called with each line printed to standard
+    output as it is printed (a network test's friend reads the join command).
+    """
+    shown = []
+    pending = list(inputs)
+
+    def fake_input(prompt=""):
+        shown.append(prompt)
+        text = pending.pop(0)
+        shown.append(text.rstrip("\r") + "\n")
+        return text
+
+    def strict_print(*values, **options):
+        assert len(values) == 1 and isinstance(values[0], str), values
+        assert set(options) <= {"file"}, options
+        if "file" not in options:
+            shown.append(values[0] + "\n")
+            if on_line is not None:
+                on_line(values[0])
+
+    saved = sys.argv
+    sys.argv = [str(CONNECT), *arguments]
+    try:
+        runpy.run_path(str(CONNECT), {"print": strict_print, "input": fake_input}, "__main__")
+    finally:
+        sys.argv = saved
+    assert pending == []
+    return "".join(shown)

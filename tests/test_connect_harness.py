@@ -9,49 +9,20 @@ arguments with ", ", so every call must pass exactly one string; and any
 from __future__ import annotations
 
 import re
-import runpy
-import sys
 
 import pytest
 
 from connect_support import (
-    CONNECT,
     ROOT,
     TEST_FILES,
     dialog_arguments,
     dialog_inputs,
     read_dialog,
+    run_like_the_harness,
 )
 
 OPTION_DIALOGS = sorted((TEST_FILES / "options").glob("*.txt"))
 _TYPED = re.compile(r"<<(.*?)>>", re.DOTALL)
-
-
-def run_like_the_harness(inputs, *arguments):
-    """Run connect.py with print/input replaced; return what it showed."""
-    shown = []
-    pending = list(inputs)
-
-    def fake_input(prompt=""):
-        shown.append(prompt)
-        text = pending.pop(0)
-        shown.append(text.rstrip("\r") + "\n")
-        return text
-
-    def strict_print(*values, **options):
-        assert len(values) == 1 and isinstance(values[0], str), values
-        assert set(options) <= {"file"}, options
-        if "file" not in options:
-            shown.append(values[0] + "\n")
-
-    saved = sys.argv
-    sys.argv = [str(CONNECT), *arguments]
-    try:
-        runpy.run_path(str(CONNECT), {"print": strict_print, "input": fake_input}, "__main__")
-    finally:
-        sys.argv = saved
-    assert pending == []
-    return "".join(shown)
 
 
 def test_carriage_return_typed_through_the_harness_is_dropped():

@@ -49,6 +49,9 @@ def test_option_dialog_played_through_a_pipe(dialog):
         (["--think", "0"], "--think"),
         (["--think", "nan"], "--think"),
         (["--seed", "x"], "--seed"),
+        (["--server", "localhost"], "--server"),
+        (["--join", "http://h/drop_token/g"], "--join"),
+        (["--server", "http://h", "--computer", "o"], "network game"),
     ],
 )
 def test_refused_command_line_is_one_line_on_stderr_and_status_2(arguments, complaint):
@@ -67,7 +70,8 @@ def test_help_describes_the_game_and_every_option():
     text = result.stdout.decode()
     assert text.startswith("usage: connect.py")
     for option in ("--rows", "--columns", "--connect", "--announce", "--highlight",
-                   "--moves", "--moves-file", "--version", "--help"):
+                   "--moves", "--moves-file", "--version", "--help", "--server", "--join",
+                   "--name", "--friend", "--token"):
         assert option in text
     assert "Connect Four" in text
     assert "examples:" in text

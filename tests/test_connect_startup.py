@@ -18,6 +18,13 @@ NOT_ON_THE_DEFAULT_PATH = (
     "terminal.match",
     "terminal.pacing",
     "terminal.streams",
+    # The network game's client and everything it speaks with.
+    "terminal.network",
+    "terminal.network_game",
+    "urllib.request",
+    "http.client",
+    "json",
+    "socket",
 )
 
 

@@ -148,3 +148,68 @@ def test_help_shows_an_example_of_each_new_option():
     for example in ("--computer both --pause 0.5", "--moves-file saved_game.txt",
                     "--color --computer O", "--computer O --commands", "--games 3 --announce"):
         assert f"  python3 connect.py {example}\n" in text + "\n"
+
+
+# --- Network game (--server, --join) --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "arguments, complaint",
+    [
+        (["--server", "http://h", "--join", "http://h/drop_token/g/bob"],
+         "--server and --join cannot be used together"),
+        (["--name", "ann"], "--name does nothing without --server"),
+        (["--friend", "bob"], "--friend does nothing without --server"),
+        (["--join", "http://h/drop_token/g/bob", "--name", "ann"],
+         "--name does nothing without --server"),
+        (["--token", "t"], "--token does nothing without --join"),
+        (["--server", "http://h", "--token", "t"], "--token does nothing without --join"),
+        (["--server", "http://h", "--computer", "o"],
+         "--computer cannot be used in a network game"),
+        (["--server", "http://h", "--hint"], "--hint cannot be used in a network game"),
+        (["--join", "http://h/drop_token/g/bob", "--commands"],
+         "--commands cannot be used in a network game"),
+        (["--server", "http://h", "--games", "3"], "--games cannot be used in a network game"),
+        (["--server", "http://h", "--moves", "3"], "--moves cannot be used in a network game"),
+        (["--server", "http://h", "--moves-file", "f"],
+         "--moves-file cannot be used in a network game"),
+        (["--server", "http://h", "--columns", "12", "--connect", "5"],
+         "the drop-token service plays four in a row: --connect must be 4"),
+        (["--server", "h:8080"], "--server: 'h:8080' is not an http:// or https:// URL"),
+        (["--join", "http://h/g/bob"], "--join: 'http://h/g/bob' is not a game's URL"),
+        (["--server", "http://h", "--name", "a/b"], "--name: a name is 1 to 100"),
+        (["--server", "http://h", "--friend", "x" * 101], "--friend: a name is 1 to 100"),
+        (["--server", "http://h", "--name", "ann", "--friend", "ann"],
+         "--name and --friend must differ"),
+    ],
+)
+def test_a_network_command_line_that_cannot_be_served_is_refused(arguments, complaint):
+    with pytest.raises(UsageError) as caught:
+        parse_options(arguments)
+    assert str(caught.value).startswith(complaint)
+
+
+def test_server_creates_a_game_for_two_named_players():
+    settings = parse_options(["--server", "http://127.0.0.1:8080/", "--name", "ann",
+                              "--friend", "bob", "--rows", "6", "--columns", "7", "--color"])
+    assert settings.network == "http://127.0.0.1:8080"
+    assert settings.players == ("ann", "bob")
+    assert settings.joining is None
+    assert (settings.rules.rows, settings.rules.columns) == (6, 7)
+
+
+def test_server_players_have_names_by_default():
+    assert parse_options(["--server", "http://h"]).players == ("player1", "player2")
+
+
+def test_join_takes_the_token_from_the_option_or_else_the_environment(monkeypatch):
+    url = "http://h:1/drop_token/abc/bob"
+    monkeypatch.setenv("CONNECT_FOUR_TOKEN", "from-env")
+    settings = parse_options(["--join", url])
+    assert settings.network == "http://h:1"
+    assert settings.joining is not None
+    assert (settings.joining.game_id, settings.joining.player) == ("abc", "bob")
+    assert settings.token == "from-env"
+    assert parse_options(["--join", url, "--token", "typed"]).token == "typed"
+    monkeypatch.delenv("CONNECT_FOUR_TOKEN")
+    assert parse_options(["--join", url]).token is None

@@ -22,7 +22,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from conftest import REPOSITORY, listening_socket
+from server_support import REPOSITORY, listening_socket
 from service.main import create_app
 
 RunService = Callable[..., "subprocess.CompletedProcess[str]"]

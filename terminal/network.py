@@ -1,0 +1,402 @@
+"""A small client of the project's drop-token service, standard library only.
+
+The network game (``connect.py --server`` / ``--join``) talks to the service
+through :class:`DropTokenClient`: one HTTP request per call, each with a
+timeout, each answer read up to :data:`MAX_RESPONSE_BYTES` and checked
+against what the API promises before anything in it is used. Whatever the
+server sends, a call returns checked values or raises one of:
+
+- :class:`ServerUnreachable`: no answer this time (refused, reset, timed
+  out, or a 502/503/504 of a service restarting); the caller may retry.
+- :class:`ServiceRefused`: the service answered with an error of its own.
+- :class:`BadResponse`: the answer is not one the API gives.
+
+Only the last two, and :class:`ConnectionLost` (what the caller raises once
+its retries are spent), end a game; all three derive from
+:class:`terminal.session.PlayAborted`, whose message is the one line shown.
+This module is imported only for a network game: the assignment's game
+never loads urllib, json or http.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from .session import PlayAborted
+
+__all__ = [
+    "MAX_RESPONSE_BYTES",
+    "MOVES_PAGE",
+    "TIMEOUT",
+    "NetworkError",
+    "ConnectionLost",
+    "ServiceRefused",
+    "BadResponse",
+    "ServerUnreachable",
+    "GameAddress",
+    "CreatedGame",
+    "RemoteMove",
+    "DropTokenClient",
+    "parse_server_url",
+    "parse_join_url",
+    "printable",
+]
+
+MAX_RESPONSE_BYTES = 1 << 20
+"""The most bytes of one answer read: a page of moves takes under 60 KB."""
+
+MOVES_PAGE = 500
+"""Moves asked for in one request (``start`` to ``until``)."""
+
+TIMEOUT = 5.0
+"""Seconds one request may take, connecting and reading, before it counts as unanswered."""
+
+# Statuses of a proxy or a service that is (re)starting or overloaded: the
+# same request may succeed later.
+_TRANSIENT_STATUSES = frozenset({408, 429, 502, 503, 504})
+# What a server's sentence may show, at most, and in printable characters only.
+_MAX_DETAIL = 200
+
+
+class NetworkError(PlayAborted):
+    """The network game cannot go on; the message is the one line to show."""
+
+
+class ConnectionLost(NetworkError):
+    """The service stayed unreachable for longer than the game waits."""
+
+
+class ServiceRefused(NetworkError):
+    """The service answered a request with an error (``code``, e.g. ``game_not_found``)."""
+
+    def __init__(self, message: str, status: int, code: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+class BadResponse(NetworkError):
+    """The service's answer is not one the drop-token API gives."""
+
+
+class ServerUnreachable(Exception):
+    """One request got no answer; the same request may get one later.
+
+    Not a :class:`NetworkError`: the caller retries, and only its
+    :class:`ConnectionLost` ends the game.
+    """
+
+
+def printable(text: str, limit: int = _MAX_DETAIL) -> str:
+    """``text`` cut to ``limit`` characters, anything unprintable shown as ``?``.
+
+    What a server sends is shown on a terminal: no escape sequence in it
+    may reach the screen.
+
+    >>> printable("bad\\x1b[2Jmove")
+    'bad?[2Jmove'
+    """
+    shown = "".join(char if char.isprintable() else "?" for char in text[:limit])
+    return shown + ("..." if len(text) > limit else "")
+
+
+class GameAddress:
+    """Where a player's game lives: the service's base URL, the game id, the player's name.
+
+    >>> address = GameAddress("http://127.0.0.1:8080", "0f3c", "ann b")
+    >>> address.player_url
+    'http://127.0.0.1:8080/drop_token/0f3c/ann%20b'
+    """
+
+    __slots__ = ("base", "game_id", "player")
+
+    def __init__(self, base: str, game_id: str, player: str) -> None:
+        self.base = base
+        self.game_id = game_id
+        self.player = player
+
+    @property
+    def game_url(self) -> str:
+        """The game's URL: ``GET`` gives its state."""
+        return f"{self.base}/drop_token/{_segment(self.game_id)}"
+
+    @property
+    def player_url(self) -> str:
+        """The player's URL: ``POST`` plays a move, ``DELETE`` quits; ``--join`` takes it."""
+        return f"{self.game_url}/{_segment(self.player)}"
+
+
+class CreatedGame:
+    """A game the service created: its id and each player's secret token."""
+
+    __slots__ = ("game_id", "tokens")
+
+    def __init__(self, game_id: str, tokens: dict[str, str]) -> None:
+        self.game_id = game_id
+        self.tokens = tokens
+
+
+class RemoteMove:
+    """One entry of a game's move list: ``player`` dropped into ``column``, or quit (None)."""
+
+    __slots__ = ("player", "column")
+
+    def __init__(self, player: str, column: int | None) -> None:
+        self.player = player
+        self.column = column
+
+    def __repr__(self) -> str:
+        return f"RemoteMove({self.player!r}, {self.column!r})"
+
+
+def parse_server_url(text: str) -> str:
+    """The base URL of a service, as ``--server`` takes it, without a trailing slash.
+
+    >>> parse_server_url("http://127.0.0.1:8080/")
+    'http://127.0.0.1:8080'
+
+    Raises:
+        ValueError: not an http(s) URL with a host, or it carries a query.
+    """
+    parts = urllib.parse.urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"{text!r} is not an http:// or https:// URL")
+    try:
+        parts.port  # noqa: B018 (urllib checks the port only when asked)
+    except ValueError:
+        raise ValueError(f"{text!r} has no valid port") from None
+    if parts.query or parts.fragment:
+        raise ValueError(f"{text!r}: a service URL has no query or fragment")
+    return text.split("#")[0].rstrip("/")
+
+
+def parse_join_url(text: str) -> GameAddress:
+    """The game and player named by a URL ``--server`` printed: ``BASE/drop_token/GAME/PLAYER``.
+
+    >>> address = parse_join_url("http://127.0.0.1:8080/drop_token/0f3c/bob")
+    >>> address.base, address.game_id, address.player
+    ('http://127.0.0.1:8080', '0f3c', 'bob')
+
+    Raises:
+        ValueError: the URL does not name a game and a player.
+    """
+    base_text, marker, rest = text.rpartition("/drop_token/")
+    segments = rest.split("/")
+    if not base_text or not marker or len(segments) != 2 or not all(segments):
+        raise ValueError(f"{text!r} is not a game's URL: BASE/drop_token/GAME_ID/PLAYER")
+    base = parse_server_url(base_text)
+    game_id, player = (urllib.parse.unquote(segment) for segment in segments)
+    if not game_id.isprintable() or not player.isprintable() or "/" in player:
+        raise ValueError(f"{text!r} names no game and player")
+    return GameAddress(base, game_id, player)
+
+
+class DropTokenClient:
+    """The drop-token API of one service, one request per call, every answer checked.
+
+    Every method raises :class:`ServerUnreachable` when this request got no
+    answer, :class:`ServiceRefused` for the service's errors and
+    :class:`BadResponse` for an answer the API never gives.
+    """
+
+    def __init__(self, base: str, timeout: float = TIMEOUT) -> None:
+        self.base = base
+        self.timeout = timeout
+        # Redirects are refused: a token must reach no other server than the
+        # one it was made for.
+        self._opener = urllib.request.build_opener(_NoRedirects())
+
+    def create_game(self, players: list[str], rows: int, columns: int) -> CreatedGame:
+        """Create a game for ``players`` in turn order, asking for one token per player."""
+        body = {"players": players, "rows": rows, "columns": columns, "tokens": True}
+        answer = _expect_dict(self._request("POST", "/drop_token", body=body))
+        game_id = answer.get("gameId")
+        tokens = answer.get("tokens")
+        if not _is_clean_text(game_id) or not isinstance(tokens, dict):
+            raise BadResponse(f"the service at {self.base} did not create a game with tokens")
+        if set(tokens) != set(players) or not all(_is_clean_text(t) for t in tokens.values()):
+            raise BadResponse(f"the service at {self.base} sent tokens for other players")
+        return CreatedGame(str(game_id), {name: str(tokens[name]) for name in players})
+
+    def read_players(self, game_id: str) -> list[str]:
+        """The game's players in turn order."""
+        answer = _expect_dict(self._request("GET", f"/drop_token/{_segment(game_id)}"))
+        players = answer.get("players")
+        if (
+            not isinstance(players, list)
+            or not all(_is_clean_text(name) for name in players)
+            or len(set(players)) != len(players)
+            or answer.get("state") not in ("IN_PROGRESS", "DONE")
+        ):
+            raise BadResponse(f"the service's answer about game {printable(game_id)} is malformed")
+        return [str(name) for name in players]
+
+    def read_moves(self, game_id: str, start: int) -> list[RemoteMove]:
+        """The moves from number ``start`` on, at most :data:`MOVES_PAGE`; [] when none yet."""
+        path = f"/drop_token/{_segment(game_id)}/moves"
+        query = urllib.parse.urlencode({"start": start, "until": start + MOVES_PAGE - 1})
+        try:
+            answer = _expect_dict(self._request("GET", f"{path}?{query}"))
+        except ServiceRefused as refusal:
+            # The seed's rule: a start past the last move is 404.
+            if refusal.code == "move_not_found":
+                return []
+            raise
+        entries = answer.get("moves")
+        if not isinstance(entries, list) or len(entries) > MOVES_PAGE:
+            raise BadResponse("the service's move list is malformed")
+        return [_remote_move(entry) for entry in entries]
+
+    def post_move(self, address: GameAddress, column: int, token: str | None, key: str) -> int:
+        """Play ``column`` for the address's player; return the move's number.
+
+        ``key`` goes out as ``Idempotency-Key``: the same call repeated after
+        a lost answer is answered again and plays nothing twice.
+        """
+        answer = _expect_dict(
+            self._request("POST", _path(address), body={"column": column}, token=token, key=key)
+        )
+        move = answer.get("move")
+        prefix = f"{address.game_id}/moves/"
+        number_text = move[len(prefix):] if isinstance(move, str) and move.startswith(prefix) else ""
+        if not (number_text.isascii() and number_text.isdigit() and len(number_text) < 10):
+            raise BadResponse("the service's answer to a move is malformed")
+        return int(number_text)
+
+    def quit(self, address: GameAddress, token: str | None, key: str) -> None:
+        """Quit the game for the address's player; a game already over is left as it is."""
+        try:
+            self._request("DELETE", _path(address), token=token, key=key, expect=202)
+        except ServiceRefused as refusal:
+            if refusal.code not in ("game_done", "game_over"):
+                raise
+
+    def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: object = None,
+        token: str | None = None,
+        key: str | None = None,
+        expect: int = 200,
+    ) -> object:
+        """Send one request; the JSON answer (None for an empty one) when the status is ``expect``."""
+        headers = {"Accept": "application/json"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        if key is not None:
+            headers["Idempotency-Key"] = key
+        # The base URL was checked to be http(s) (parse_server_url).
+        request = urllib.request.Request(self.base + path, data=data, headers=headers,  # noqa: S310
+                                         method=method)
+        try:
+            with self._opener.open(request, timeout=self.timeout) as response:
+                status = response.status
+                raw = _read_bounded(response)
+        except urllib.error.HTTPError as error:
+            with error:
+                status = error.code
+                raw = _read_bounded(error)
+        except (urllib.error.URLError, OSError, http.client.HTTPException) as failure:
+            raise ServerUnreachable(_reason(failure)) from None
+        if status in _TRANSIENT_STATUSES:
+            raise ServerUnreachable(f"HTTP status {status}")
+        if status != expect:
+            code, detail = _error_of(raw)
+            raise ServiceRefused(
+                f"the service refused: {printable(detail or code or f'HTTP status {status}')}",
+                status, code,
+            )
+        if not raw:
+            return None
+        return _decode(raw)
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+def _path(address: GameAddress) -> str:
+    return f"/drop_token/{_segment(address.game_id)}/{_segment(address.player)}"
+
+
+def _segment(text: str) -> str:
+    return urllib.parse.quote(text, safe="")
+
+
+def _read_bounded(response: http.client.HTTPResponse | urllib.error.HTTPError) -> bytes:
+    """The answer's body, refusing one longer than :data:`MAX_RESPONSE_BYTES`."""
+    try:
+        raw: bytes = response.read(MAX_RESPONSE_BYTES + 1)
+    except (OSError, http.client.HTTPException) as failure:
+        raise ServerUnreachable(_reason(failure)) from None
+    if len(raw) > MAX_RESPONSE_BYTES:
+        raise BadResponse(f"the service sent an answer over {MAX_RESPONSE_BYTES} bytes")
+    return raw
+
+
+def _decode(raw: bytes) -> object:
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise BadResponse("the service's answer is not JSON") from None
+
+
+def _error_of(raw: bytes) -> tuple[str, str]:
+    """The ``error`` code and ``detail`` sentence of an error answer, '' where missing."""
+    try:
+        answer = json.loads(raw)
+    except (ValueError, RecursionError):
+        return "", ""
+    if not isinstance(answer, dict):
+        return "", ""
+    code, detail = answer.get("error"), answer.get("detail")
+    return (code if isinstance(code, str) else "", detail if isinstance(detail, str) else "")
+
+
+def _expect_dict(answer: object) -> dict[str, object]:
+    if not isinstance(answer, dict):
+        raise BadResponse("the service's answer is not a JSON object")
+    return answer
+
+
+def _is_clean_text(value: object) -> bool:
+    """A non-empty string of at most 200 printable characters: an id, a name or a token."""
+    return isinstance(value, str) and 0 < len(value) <= 200 and value.isprintable()
+
+
+def _remote_move(entry: object) -> RemoteMove:
+    """One entry of the move list, checked: a MOVE has an integer column, a QUIT none."""
+    if isinstance(entry, dict) and _is_clean_text(entry.get("player")):
+        player = str(entry["player"])
+        column = entry.get("column")
+        if entry.get("type") == "QUIT" and column is None:
+            return RemoteMove(player, None)
+        if entry.get("type") == "MOVE" and isinstance(column, int) and not isinstance(column, bool):
+            return RemoteMove(player, column)
+    raise BadResponse("the service's move list holds a malformed move")
+
+
+def _reason(failure: BaseException) -> str:
+    """A short reason for a request with no answer: 'connection refused', 'timed out'..."""
+    if isinstance(failure, urllib.error.URLError) and not isinstance(failure.reason, str):
+        failure = failure.reason
+    if isinstance(failure, (TimeoutError, socket.timeout)):
+        return "timed out"
+    if isinstance(failure, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(failure, (ConnectionResetError, http.client.RemoteDisconnected)):
+        return "connection closed by the server"
+    text = getattr(failure, "strerror", None) or str(failure) or type(failure).__name__
+    return printable(str(text), 80)

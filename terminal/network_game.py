@@ -1,0 +1,298 @@
+"""The network game: the player at this terminal against a friend's, over the drop-token service.
+
+``--server`` creates the game (this terminal plays X) and shows the command
+that joins it; ``--join`` plays the other side. Both then show what the
+local game shows (the grid, whose turn, the prompt); the friend's moves
+arrive by reading the service's move list, which is the game's truth: a
+joining or restarted client replays it, and a service restarted on the
+same database carries on. A request with no answer is retried with growing
+pauses for :data:`RETRY_SECONDS`, with one line saying so, before the game
+gives up with :class:`~terminal.network.ConnectionLost`. A game this client
+leaves before its end (Ctrl-C, end of input) is quit on the service, so the
+friend's client ends too.
+"""
+
+from __future__ import annotations
+
+import secrets
+import shlex
+import sys
+import time
+from functools import partial
+
+from engine import EngineError, Game, render
+
+from .discs import MARKERS, Discs
+from .network import (
+    BadResponse,
+    ConnectionLost,
+    DropTokenClient,
+    GameAddress,
+    NetworkError,
+    RemoteMove,
+    ServerUnreachable,
+    ServiceRefused,
+)
+from .options import TOKEN_ENVIRONMENT, Settings
+from .session import PROMPT, ending
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Generator
+    from typing import TypeVar
+
+    Result = TypeVar("Result")
+    # A step as converse() yields it; a value returned at the end.
+    Talk = Generator[tuple[bool, str], str | None, Result]
+
+__all__ = ["POLL_SECONDS", "RETRY_SECONDS", "QUIT_TIMEOUT", "converse_over_network",
+           "join_command"]
+
+POLL_SECONDS = 0.3
+"""Pause between two reads of the move list while the friend thinks."""
+
+RETRY_SECONDS = 60.0
+"""How long an unanswered service is retried before the game gives up."""
+
+QUIT_TIMEOUT = 2.0
+"""Seconds the one request quitting a game that is being left may take."""
+
+# The first pause between retries; each next one doubles, up to the last.
+_FIRST_RETRY_PAUSE = 0.25
+_LAST_RETRY_PAUSE = 4.0
+
+
+def converse_over_network(settings: Settings) -> Talk[None]:
+    """Create or join the game the settings name, and play it to its end.
+
+    Raises:
+        NetworkError: the service cannot be reached any more, refuses, or
+            answers what the API never answers; the game is then quit on the
+            service if it can still be.
+    """
+    assert settings.network is not None
+    client = DropTokenClient(settings.network)
+    patience = _Patience(settings.network)
+    if settings.joining is None:
+        players = list(settings.players)
+        created = yield from patience.call(
+            lambda: client.create_game(players, settings.rules.rows, settings.rules.columns)
+        )
+        address = GameAddress(settings.network, created.game_id, players[0])
+        token: str | None = created.tokens[players[0]]
+        friend = GameAddress(settings.network, created.game_id, players[1])
+        yield False, (f"Game created on {settings.network}: you are {players[0]} (X), "
+                      f"{players[1]} is O.")
+        yield False, f"{players[1]} joins with this command (it holds {players[1]}'s secret token):"
+        yield False, "  " + join_command(friend, created.tokens[players[1]], settings)
+    else:
+        address, token = settings.joining, settings.token
+        players = yield from patience.call(lambda: client.read_players(address.game_id))
+        if len(players) != 2 or address.player not in players:
+            raise NetworkError(
+                f"game {address.game_id} is not a game of two players with {address.player} in it"
+            )
+    me = players.index(address.player)
+    game = Game(settings.rules)
+    discs = Discs(highlight=settings.highlight, color=settings.color)
+    finished = False
+    try:
+        if settings.joining is not None:
+            yield from _catch_up(game, players, client, patience, address.game_id)
+            other = players[1 - me]
+            yield False, (f"Joined game {address.game_id} on {settings.network}: you are "
+                          f"{players[me]} ({MARKERS[me]}), {other} is {MARKERS[1 - me]}.")
+        quitter: int | None = None
+        while game.outcome() is None:
+            yield False, "\n" + render(game, markers=discs.playing)
+            player = game.to_move or 0
+            yield False, f"{MARKERS[player]}'s turn"
+            if player == me:
+                column = yield from _typed_column(game)
+                news = yield from _post(game, column, client, patience, address, token)
+            else:
+                yield False, (f"Waiting for {players[player]} to move... "
+                              "(Ctrl-C quits the game)")
+                news = yield from _wait_for_news(game, client, patience, address.game_id)
+            for entry in news:
+                line = _play_entry(game, players, entry)
+                # The player's own move was typed here: no line repeats it.
+                if entry.column is None or entry.player != address.player:
+                    yield False, line
+                if entry.column is None:
+                    quitter = players.index(entry.player)
+        finished = True
+    finally:
+        if not finished:
+            _quit_quietly(settings.network, address, token)
+    yield from ending(game, settings, discs, shows_grid=quitter is None)
+
+
+def join_command(friend: GameAddress, token: str, settings: Settings) -> str:
+    """The one shell command that joins ``friend``'s side of the game.
+
+    The token goes in the environment (:data:`TOKEN_ENVIRONMENT`), where
+    other users of the friend's machine cannot list it; a board other than
+    the default one is named, as the service does not tell it.
+    """
+    words = ["python3", "connect.py", "--join", friend.player_url]
+    rules = settings.rules
+    if (rules.rows, rules.columns) != (5, 8):
+        words += ["--rows", str(rules.rows), "--columns", str(rules.columns)]
+    return f"{TOKEN_ENVIRONMENT}={shlex.quote(token)} " + shlex.join(words)
+
+
+class _Patience:
+    """Retries a request that got no answer, with growing pauses, up to a deadline."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def call(self, request: Callable[[], Result]) -> Talk[Result]:
+        """``request()``'s result, retried while the service does not answer.
+
+        Yields one line when the connection is first lost and one when it
+        is back.
+
+        Raises:
+            ConnectionLost: no answer for :data:`RETRY_SECONDS`.
+        """
+        deadline: float | None = None
+        pause = _FIRST_RETRY_PAUSE
+        while True:
+            try:
+                result = request()
+            except ServerUnreachable as failure:
+                now = time.monotonic()
+                if deadline is None:
+                    deadline = now + RETRY_SECONDS
+                    yield False, (f"Connection to {self.url} lost ({failure}); retrying for "
+                                  f"up to {RETRY_SECONDS:g} seconds...")
+                elif now >= deadline:
+                    raise ConnectionLost(
+                        f"lost the connection to {self.url} ({failure}) for over "
+                        f"{RETRY_SECONDS:g} seconds"
+                    ) from None
+                _show_lines_so_far()
+                time.sleep(min(pause, max(deadline - now, 0.0)))
+                pause = min(2 * pause, _LAST_RETRY_PAUSE)
+                continue
+            if deadline is not None:
+                yield False, "Connection restored."
+            return result
+
+
+def _catch_up(
+    game: Game, players: list[str], client: DropTokenClient, patience: _Patience, game_id: str
+) -> Talk[None]:
+    """Replay the moves the game already has, page by page, without a line each."""
+    while True:
+        start = len(game.history)
+        entries = yield from patience.call(partial(client.read_moves, game_id, start))
+        for entry in entries:
+            _play_entry(game, players, entry)
+        if not entries or game.outcome() is not None:
+            return
+
+
+def _typed_column(game: Game) -> Talk[int]:
+    """Prompt until a line names a column the game can take, as the local game does."""
+    from engine import parse_column
+
+    invalid = f"Invalid move. Enter a column number (0-{game.rules.columns - 1})."
+    while True:
+        text = (yield True, PROMPT) or ""
+        if text.endswith("\r"):
+            text = text[:-1]
+        try:
+            column = parse_column(text, game.rules)
+        except EngineError:
+            yield False, invalid
+            continue
+        if game.can_play(column):
+            return column
+        yield False, invalid
+
+
+def _post(
+    game: Game,
+    column: int,
+    client: DropTokenClient,
+    patience: _Patience,
+    address: GameAddress,
+    token: str | None,
+) -> Talk[list[RemoteMove]]:
+    """Play ``column`` on the service; the entries to play locally (the move, or the news).
+
+    One idempotency key for all tries: a retry after a lost answer cannot
+    play the move twice. A refused move is explained by the move list (the
+    friend quit meanwhile) or ends the game.
+    """
+    key = secrets.token_hex(16)
+    expected = len(game.history)
+    try:
+        number = yield from patience.call(lambda: client.post_move(address, column, token, key))
+    except ServiceRefused:
+        news = yield from patience.call(lambda: client.read_moves(address.game_id, expected))
+        if not news:
+            raise
+        return news
+    if number != expected:
+        raise BadResponse(f"the service numbered the move {number}, not {expected}")
+    return [RemoteMove(address.player, column)]
+
+
+def _wait_for_news(
+    game: Game, client: DropTokenClient, patience: _Patience, game_id: str
+) -> Talk[list[RemoteMove]]:
+    """Read the move list until it holds entries past the game's; return them."""
+    start = len(game.history)
+    while True:
+        news = yield from patience.call(lambda: client.read_moves(game_id, start))
+        if news:
+            return news
+        _show_lines_so_far()
+        time.sleep(POLL_SECONDS)
+
+
+def _play_entry(game: Game, players: list[str], entry: RemoteMove) -> str:
+    """Play one entry of the move list on ``game``; the line that tells it.
+
+    Raises:
+        BadResponse: the entry names no player of the game, or the rules
+            refuse it (not their turn, a full or missing column, game over).
+    """
+    if entry.player not in players:
+        raise BadResponse(f"the service sent a move by {entry.player}, who is not in the game")
+    player = players.index(entry.player)
+    try:
+        if entry.column is None:
+            game.quit(player)
+            return f"{entry.player} ({MARKERS[player]}) quits."
+        game.play(entry.column, player)
+    except EngineError as error:
+        raise BadResponse(f"the service sent a move the rules refuse: {error}") from None
+    return f"{entry.player} plays {entry.column}."
+
+
+def _quit_quietly(base: str, address: GameAddress, token: str | None) -> None:
+    """Quit a game this client leaves before its end; one short try, failures ignored.
+
+    The friend's client then ends too instead of waiting; when the service
+    cannot be reached there is nothing more to do.
+    """
+    try:
+        DropTokenClient(base, timeout=QUIT_TIMEOUT).quit(address, token, secrets.token_hex(16))
+    except (NetworkError, ServerUnreachable):
+        pass
+
+
+def _show_lines_so_far() -> None:
+    """Flush what connect.py printed before a wait: on a pipe it would sit in the buffer.
+
+    Only flushes; every byte shown is still printed by connect.py itself.
+    """
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
