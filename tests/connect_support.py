@@ -14,6 +14,7 @@ CONNECT = ROOT / "connect.py"
 TEST_FILES = ROOT / "test_files"
 
 _INPUT = re.compile(r"<<(.*?)>>\n", re.DOTALL)
+_TYPED = re.compile(r"<<(.*?)>>", re.DOTALL)
 
 
 def read_dialog(path: Path) -> str:
@@ -38,6 +39,11 @@ def piped_transcript(text: str) -> str:
     Piped input is not echoed, so each ``<<typed>>`` and its newline vanish.
     """
     return _INPUT.sub("", text)
+
+
+def harness_transcript(text: str) -> str:
+    """A dialog as the grader's harness records it: each ``<<typed>>`` echoed in place."""
+    return _TYPED.sub(r"\1", text)
 
 
 def run_piped(

@@ -8,8 +8,6 @@ arguments with ", ", so every call must pass exactly one string; and any
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from connect_support import (
@@ -17,12 +15,12 @@ from connect_support import (
     TEST_FILES,
     dialog_arguments,
     dialog_inputs,
+    harness_transcript,
     read_dialog,
     run_like_the_harness,
 )
 
 OPTION_DIALOGS = sorted((TEST_FILES / "options").glob("*.txt"))
-_TYPED = re.compile(r"<<(.*?)>>", re.DOTALL)
 
 
 def test_carriage_return_typed_through_the_harness_is_dropped():
@@ -58,7 +56,7 @@ def test_option_dialog_through_the_harness(dialog, monkeypatch):
     monkeypatch.chdir(ROOT)  # .args files name files relative to the root
     monkeypatch.delenv("NO_COLOR", raising=False)  # the --color dialogs show colours
     shown = run_like_the_harness(dialog_inputs(text), *dialog_arguments(dialog))
-    assert shown == _TYPED.sub(r"\1", text)
+    assert shown == harness_transcript(text)
 
 
 def test_identical_transcript_shortcut_scores_like_the_grader():

@@ -15,7 +15,6 @@ in-process, and as a program reading a pipe.
 from __future__ import annotations
 
 import os
-import re
 import runpy
 import signal
 import socket
@@ -32,6 +31,7 @@ from connect_support import (
     TEST_FILES,
     dialog_arguments,
     dialog_inputs,
+    harness_transcript,
     piped_transcript,
     read_dialog,
     run_like_the_harness,
@@ -40,7 +40,6 @@ from connect_support import (
 from network_support import DEADLINE, Friend, create_game, moves_of, play
 
 NETWORK_DIALOGS = sorted((TEST_FILES / "network").glob("*.txt"))
-_TYPED = re.compile(r"<<(.*?)>>", re.DOTALL)
 
 
 class NetworkDialog:
@@ -95,7 +94,7 @@ def test_network_dialog_through_the_harness(dialog: Path, drop_token_service: st
     game.friend.start()
     shown = run_like_the_harness(game.inputs, *game.arguments, on_line=game.friend.read_join_line)
     game.friend.check()
-    assert shown == _TYPED.sub(r"\1", game.expected())
+    assert shown == harness_transcript(game.expected())
 
 
 @pytest.mark.parametrize("dialog", NETWORK_DIALOGS, ids=[path.stem for path in NETWORK_DIALOGS])
