@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from _pytest.doctest import DoctestItem
@@ -83,3 +84,16 @@ def drop_token_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
         yield server.url
     finally:
         server.close()
+
+
+@pytest.fixture
+def no_opening_books(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The engine sees no shipped book, only those a test writes into the folder returned.
+
+    For tests of the search itself, whose positions a shipped book would answer.
+    """
+    from engine import book as book_module
+
+    monkeypatch.setattr(book_module, "DATA_DIR", tmp_path)
+    monkeypatch.setattr(book_module, "_loaded", {})
+    return tmp_path

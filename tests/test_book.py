@@ -318,19 +318,16 @@ def test_a_win_in_one_is_scored_without_an_entry() -> None:
 # --- Loading ------------------------------------------------------------------
 
 
-def test_lookup_reads_the_shipped_file_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_lookup_reads_the_shipped_file_once(no_opening_books: Path) -> None:
     rules = Rules(rows=4, columns=5)
-    _small_book(rules, 3).write(book_path(rules, tmp_path))
-    monkeypatch.setattr(book_module, "DATA_DIR", tmp_path)
-    monkeypatch.setattr(book_module, "_loaded", {})
+    _small_book(rules, 3).write(book_path(rules, no_opening_books))
     position = Position.from_moves([2, 2], rules)
     assert lookup(position) == Solver(rules).score(position)
     assert load(rules) is load(rules)
 
 
-def test_without_a_book_nothing_is_known(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(book_module, "DATA_DIR", tmp_path)
-    monkeypatch.setattr(book_module, "_loaded", {})
+@pytest.mark.usefixtures("no_opening_books")
+def test_without_a_book_nothing_is_known() -> None:
     position = Position(Rules(rows=4, columns=5))
     assert load(position.rules) is None
     assert lookup(position) is None

@@ -16,13 +16,7 @@ from engine.game import Game
 from engine.rules import Rules
 from engine.solver import Solver
 
-
-@pytest.fixture(autouse=True)
-def no_shipped_book(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Each test sees only the books it writes into its own data folder."""
-    monkeypatch.setattr(book_module, "DATA_DIR", tmp_path)
-    monkeypatch.setattr(book_module, "_loaded", {})
-    return tmp_path
+pytestmark = pytest.mark.usefixtures("no_opening_books")  # each test sees only its own books
 
 
 def _expected(game: Game, solver: Solver) -> dict[int, int]:
@@ -73,7 +67,7 @@ def test_a_column_out_of_time_gets_a_marked_estimate() -> None:
     assert str(scores[0]).startswith("~")
 
 
-def test_the_book_answers_where_the_search_has_no_time(no_shipped_book: Path) -> None:
+def test_the_book_answers_where_the_search_has_no_time(no_opening_books: Path) -> None:
     rules = Rules(rows=4, columns=5)
     game = Game.from_moves("2,2,1", rules)
     position = Position.from_game(game)
@@ -86,7 +80,7 @@ def test_the_book_answers_where_the_search_has_no_time(no_shipped_book: Path) ->
             entries[canonical_key(child)] = solver.score(child)
     without = column_scores(game, time_budget=1e-9)
     assert not all(score.exact for score in without.values())
-    Book(rules, 4, entries).write(book_path(rules, no_shipped_book))
+    Book(rules, 4, entries).write(book_path(rules, no_opening_books))
     book_module._loaded.clear()
     with_book = column_scores(game, time_budget=1e-9)
     assert with_book == {c: ColumnScore(s, True) for c, s in _expected(game, solver).items()}

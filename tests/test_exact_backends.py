@@ -185,8 +185,9 @@ def test_the_top_level_plays_the_same_game_on_both_backends(
     # The same work on both: a second of budget normally buys the compiled
     # search 80 times more nodes, and then a better game.
     import engine.analysis as analysis_module
+    import engine.exact as exact_module
 
-    monkeypatch.setattr(analysis_module, "NATIVE_NODES_PER_SECOND", budget_module.NODES_PER_SECOND)
+    monkeypatch.setattr(exact_module, "NATIVE_NODES_PER_SECOND", budget_module.NODES_PER_SECOND)
     monkeypatch.setattr(analysis_module, "_NATIVE_EXACT_SHARE", analysis_module._EXACT_SHARE)
     games = []
     for flag in ("1", "0"):

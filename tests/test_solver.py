@@ -30,6 +30,9 @@ from engine.solver import (
 
 __all__ = ["backend"]  # the fixture, imported for pytest to find
 
+# The search is under test here: no shipped opening book answers for it.
+pytestmark = pytest.mark.usefixtures("no_opening_books")
+
 STANDARD = Rules(rows=6, columns=7, connect=4)
 PONS = pons_sample()
 
