@@ -1,6 +1,12 @@
-"""Type stub of the compiled search (engine/_native.c)."""
+"""Type stub of the compiled search on 64-bit bitboards (engine/_native.c)."""
 
 from collections.abc import Callable, Sequence
+
+BITS: int
+"""Bits of a bitboard: 64."""
+COMPILER_HAS_INT128: int
+"""1 where the compiler that built this module has ``unsigned __int128``, so
+that it could build ``engine._native128`` too, else 0."""
 
 class Search:
     """The exact search of one board, with its transposition table."""

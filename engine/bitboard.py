@@ -63,7 +63,7 @@ class Layout:
     """Bits per column: the rows plus the sentinel."""
     bits: int
     """Bits of a bitboard, sentinels included: ``columns * height``; the compiled
-    search (engine/_native.c) takes boards of at most 64."""
+    search takes boards of at most 64 (engine._native) or 128 (engine._native128)."""
     bottom_mask: Bitboard
     """The bottom cell of every column."""
     board_mask: Bitboard

@@ -25,6 +25,7 @@ __all__ = [
     "NODES_PER_SECOND",
     "SAFETY_FACTOR",
     "SAFETY_FLOOR",
+    "WIDE_NATIVE_NODES_PER_SECOND",
     "BudgetedSearch",
     "SearchAborted",
     "deadline_for",
@@ -42,6 +43,14 @@ NATIVE_NODES_PER_SECOND = 8_000_000
 second of budget is thus worth 80 times more nodes where the accelerator is
 built: answers are the same on an idle and a busy machine, but not with and
 without the accelerator."""
+
+WIDE_NATIVE_NODES_PER_SECOND = 5_500_000
+"""The same for the compiled search on 128-bit bitboards (``engine._native128``,
+boards of 65 to 128 bits such as 8 x 8), so that a second of budget takes
+about as long there as on 7 x 6. Measured here (bench/native_width.py, both
+cores busy with other work): the same 7 x 6 nodes cost 1.5 times as long on
+128 bits as on 64, and random early 8 x 8, 9 x 9, 12 x 7 and 10 x 10
+positions run at 0.6 to 0.8 times the 7 x 6 rate; 5.5 M is 0.69 x 8 M."""
 
 SAFETY_FACTOR = 10
 """Without a ``time_limit``, the clock stops a search only after this many

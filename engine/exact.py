@@ -18,12 +18,15 @@ play perfectly (the winner as fast as possible, the loser as slowly):
   ``(cells + 1 - n) // 2``.
 * negative: the player to move loses; minus the winner's score.
 
-The search runs in pure Python (the reference, for any board) or, when the
-accelerator ``engine._native`` is built and the board fits 64 bits, in C
-(``engine/_native.c``, the same search line for line: same scores, moves
-and node counts). :class:`Solver` picks the accelerator by itself unless
-told otherwise or the environment variable ``CONNECT_FOUR_PURE_PYTHON`` is
-set to ``1``.
+The search runs in pure Python (the reference, for any board) or in C
+(``engine/_native_search.h``, the same search line for line: same scores,
+moves and node counts) when the accelerator is built and the board's
+bitboard fits it: ``engine._native`` takes boards of up to 64 bits
+(``columns * (rows + 1)``: 7 x 6, 5 x 8, 7 x 8 ...), ``engine._native128``
+those of 65 to 128 bits (8 x 8, 9 x 9, 10 x 10 ...) where the compiler has
+``unsigned __int128``. :class:`Solver` picks the accelerator by itself
+unless told otherwise or the environment variable
+``CONNECT_FOUR_PURE_PYTHON`` is set to ``1``.
 """
 
 from __future__ import annotations
@@ -34,24 +37,29 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
+from . import budget
 from .bitboard import Layout, Position, UnsupportedGameError, layout
-from .budget import NATIVE_NODES_PER_SECOND, NODES_PER_SECOND, BudgetedSearch, SearchAborted
+from .budget import BudgetedSearch, SearchAborted
 from .errors import EngineError, GameOverError
 from .rules import Rules
 from .table import TABLE_SIZE, TranspositionTable, check_table_size
 
 if TYPE_CHECKING:
-    from ._native import Search as NativeSearch
+    from ._native import Search as NativeSearch  # engine._native128's has the same interface
 
 __all__ = [
+    "NARROW_BITS",
     "PURE_PYTHON_VARIABLE",
+    "WIDE_BITS",
     "AcceleratorError",
     "Backend",
     "Solver",
     "accelerator",
+    "accelerator_for",
     "fits_accelerator",
     "nodes_per_second",
     "runs_native",
+    "wide_accelerator",
 ]
 
 Backend: TypeAlias = Literal["auto", "native", "python"]
@@ -61,6 +69,13 @@ Backend: TypeAlias = Literal["auto", "native", "python"]
 PURE_PYTHON_VARIABLE = "CONNECT_FOUR_PURE_PYTHON"
 """Set to ``1`` in the environment, "auto" solvers search in pure Python."""
 
+NARROW_BITS = 64
+"""The most bits of a board ``engine._native`` takes (``uint64_t`` bitboards)."""
+
+WIDE_BITS = 128
+"""The most bits of a board ``engine._native128`` takes (``unsigned __int128``
+bitboards), and so any compiled search."""
+
 Negamax: TypeAlias = Callable[[int, int, int, int, int, int], int]
 
 
@@ -69,7 +84,7 @@ class AcceleratorError(EngineError):
 
 
 def accelerator() -> ModuleType | None:
-    """The compiled search module ``engine._native``, or None where it was not built."""
+    """The compiled search on 64-bit bitboards, ``engine._native``, or None where it was not built."""
     try:
         from . import _native
     except ImportError:
@@ -77,23 +92,61 @@ def accelerator() -> ModuleType | None:
     return _native
 
 
-def fits_accelerator(rules: Rules) -> bool:
-    """Whether a position of ``rules`` fits the compiled search's 64-bit bitboards.
+def wide_accelerator() -> ModuleType | None:
+    """The compiled search on 128-bit bitboards, ``engine._native128``, or None where it was not built.
 
-    >>> fits_accelerator(Rules(rows=6, columns=7)), fits_accelerator(Rules(rows=8, columns=8))
+    It is left out where there is no C compiler, and where the compiler has
+    no ``unsigned __int128`` (``engine._native.COMPILER_HAS_INT128`` is 0).
+    """
+    try:
+        from . import _native128
+    except ImportError:
+        return None
+    return _native128
+
+
+def accelerator_for(rules: Rules) -> ModuleType | None:
+    """The compiled search module for positions of ``rules``, or None if none is built or fits.
+
+    The 64-bit module for boards of at most :data:`NARROW_BITS` bits, the
+    128-bit one up to :data:`WIDE_BITS`: the narrower is the faster.
+    """
+    bits = layout(rules).bits
+    if bits <= NARROW_BITS:
+        return accelerator()
+    if bits <= WIDE_BITS:
+        return wide_accelerator()
+    return None
+
+
+def fits_accelerator(rules: Rules) -> bool:
+    """Whether a position of ``rules`` fits a compiled search's bitboards (128 bits at most).
+
+    Whether that search is built is another matter (see :func:`runs_native`).
+
+    >>> fits_accelerator(Rules(rows=8, columns=8)), fits_accelerator(Rules(rows=10, columns=12))
     (True, False)
     """
-    return layout(rules).bits <= 64
+    return layout(rules).bits <= WIDE_BITS
 
 
 def runs_native(rules: Rules) -> bool:
-    """Whether a ``Solver(rules)`` with the default backend runs the compiled search."""
+    """Whether a ``Solver(rules)`` with the default backend runs a compiled search."""
     return _pick_accelerator(rules, "auto") is not None
 
 
 def nodes_per_second(rules: Rules) -> int:
-    """Exact-search nodes one second of budget buys for ``rules`` with the default backend."""
-    return NATIVE_NODES_PER_SECOND if runs_native(rules) else NODES_PER_SECOND
+    """Exact-search nodes that a second of budget buys a ``Solver(rules)`` with the default backend.
+
+    The rates of :mod:`engine.budget`: the pure-Python one, the 64-bit
+    compiled one, or the 128-bit compiled one, whichever search runs.
+    """
+    native = _pick_accelerator(rules, "auto")
+    if native is None:
+        return budget.NODES_PER_SECOND
+    if layout(rules).bits <= NARROW_BITS:
+        return budget.NATIVE_NODES_PER_SECOND
+    return budget.WIDE_NATIVE_NODES_PER_SECOND
 
 
 class Solver(BudgetedSearch):
@@ -404,13 +457,19 @@ def _pick_accelerator(rules: Rules, backend: Backend) -> ModuleType | None:
         return None
     if backend == "auto" and os.environ.get(PURE_PYTHON_VARIABLE) == "1":
         return None
-    native = accelerator() if fits_accelerator(rules) else None
+    native = accelerator_for(rules)
     if native is None and backend == "native":
-        if not fits_accelerator(rules):
+        bits = layout(rules).bits
+        if bits > WIDE_BITS:
             raise AcceleratorError(
-                f"{rules!r} does not fit the accelerator's 64-bit bitboards"
+                f"{rules!r} needs {bits}-bit bitboards; the accelerator takes at most {WIDE_BITS}"
             )
-        raise AcceleratorError("the accelerator engine._native is not built")
+        if bits <= NARROW_BITS:
+            raise AcceleratorError("the accelerator engine._native is not built")
+        raise AcceleratorError(
+            f"the accelerator engine._native128 for boards of {NARROW_BITS + 1} to {WIDE_BITS}"
+            " bits is not built (it needs a C compiler with unsigned __int128)"
+        )
     return native
 
 

@@ -3,9 +3,10 @@
 Slot ``key % size`` remembers the last position stored there, with one
 bound on its score; a newer position simply takes the slot. A lookup hits
 only when the slot holds the same key. The compiled search
-(``engine/_native.c``) keeps the same slots under the same rule, storing
-``key // size`` instead of the key (together with the slot number it gives
-the key back), so both paths prune the same nodes.
+(``engine/_native_search.h``) keeps the same slots under the same rule,
+storing ``key // size`` instead of the key (together with the slot number it
+gives the key back) in one 64-bit integer, or one 128-bit integer for keys
+of 65 to 128 bits, so both paths prune the same nodes.
 
 A bound is stored as a one-byte *code*, ``((bound + CODE_OFFSET) << 1) |
 upper``: never 0 for a real bound, and the empty code 0 reads as a lower
@@ -34,13 +35,17 @@ TABLE_SIZE = 8_388_593
 power of two, as bitboard keys often do."""
 
 CODE_OFFSET = 64
-"""Added to a bound before it is coded, on boards of at most 63 cells (all
-those the compiled search takes), whose scores lie within -32..32."""
+"""Added to a bound before it is coded, on boards of at most 63 cells, whose
+scores lie within -32..32. The compiled search adds it on every board it
+takes (up to 127 cells): a bound it stores lies within -63..63 there (see
+``engine/_native_search.h``), and it reads back the same bounds as this
+table's wider offset."""
 
 
 MIN_TABLE_SIZE = 256
-"""The fewest slots: the compiled table packs ``key // size`` (under 2**56
-then) and a code byte into one 64-bit slot."""
+"""The fewest slots: the compiled table packs ``key // size`` (under 2**56,
+or 2**120 for 128-bit keys, then) and a code byte into one 64-bit (or
+128-bit) slot."""
 
 MAX_TABLE_SIZE = 2**32 - 1
 """The most slots: the compiled table remembers slot numbers in 32 bits."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.exact import PURE_PYTHON_VARIABLE, Backend, accelerator
+from engine.exact import PURE_PYTHON_VARIABLE, Backend, accelerator, wide_accelerator
 
 SAMPLE = Path(__file__).parent / "data" / "pons_sample.txt"
 
@@ -15,6 +15,13 @@ NOT_BUILT = (
     "the accelerator engine._native is not built: `pip install -e .` builds it "
     "with the machine's C compiler"
 )
+
+WIDE_NOT_BUILT = (
+    "the accelerator engine._native128 (boards of 65 to 128 bits) is not built: "
+    "`pip install -e .` builds it where the C compiler has unsigned __int128"
+)
+
+NO_INT128 = "this C compiler has no unsigned __int128: engine._native128 cannot be built"
 
 
 def pons_sample() -> list[tuple[str, list[int], int]]:
@@ -34,6 +41,23 @@ def require_accelerator() -> None:
         if os.environ.get("CI") == "true":
             pytest.fail(NOT_BUILT)
         pytest.skip(NOT_BUILT)
+
+
+def require_wide_accelerator() -> None:
+    """The same for the 128-bit search, which only a compiler with __int128 can build.
+
+    The 64-bit module, built by the same compiler, tells whether it has one:
+    only then does a missing 128-bit module fail in CI.
+    """
+    require_accelerator()
+    if wide_accelerator() is None:
+        narrow = accelerator()
+        assert narrow is not None
+        if not narrow.COMPILER_HAS_INT128:
+            pytest.skip(NO_INT128)
+        if os.environ.get("CI") == "true":
+            pytest.fail(WIDE_NOT_BUILT)
+        pytest.skip(WIDE_NOT_BUILT)
 
 
 @pytest.fixture(params=["python", "native"])

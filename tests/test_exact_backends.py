@@ -2,8 +2,10 @@
 
 Each pair of solvers gets the same position, table size and budget; they
 must return the same score and move after exploring the same number of
-positions, or give up at the same node. Without the accelerator these tests
-skip on a developer's machine and fail in CI (see solver_support).
+positions, or give up at the same node. Boards of up to 64 bits compare
+with ``engine._native``, boards of 65 to 128 bits with ``engine._native128``.
+Without the accelerator these tests skip on a developer's machine and fail
+in CI (see solver_support).
 """
 
 from __future__ import annotations
@@ -12,21 +14,33 @@ import random
 import threading
 
 import pytest
-from solver_support import SteppingClock, backend, pons_sample, require_accelerator
+from solver_support import (
+    SteppingClock,
+    backend,
+    pons_sample,
+    require_accelerator,
+    require_wide_accelerator,
+)
 
 import engine.budget as budget_module
 from engine.bitboard import Position, layout
 from engine.exact import (
+    NARROW_BITS,
     PURE_PYTHON_VARIABLE,
+    WIDE_BITS,
     AcceleratorError,
     Backend,
     Solver,
     accelerator,
+    accelerator_for,
     fits_accelerator,
+    nodes_per_second,
+    runs_native,
+    wide_accelerator,
 )
 from engine.game import Game
 from engine.rules import Rules
-from engine.solver import LEVELS, SearchAborted, choose_move
+from engine.solver import LEVELS, SearchAborted, choose_move, solve
 from engine.table import TABLE_SIZE
 
 __all__ = ["backend"]  # the fixture, imported for pytest to find
@@ -41,6 +55,12 @@ Outcome = tuple[object, ...]
 def native() -> None:
     """Tests that compare the two backends need the compiled one."""
     require_accelerator()
+
+
+@pytest.fixture
+def wide_native() -> None:
+    """Tests on boards of 65 to 128 bits need the 128-bit compiled search."""
+    require_wide_accelerator()
 
 
 def _run(solver: Solver, position: Position) -> Outcome:
@@ -63,9 +83,21 @@ def _both(
     for name in ("python", "native"):
         solver = Solver(rules, backend=name, table_size=table_size)
         assert solver.backend == name
+        if name == "native":
+            assert _module_of(solver) == _expected_module(rules)
         solver.node_limit = node_limit
         outcomes.append(_run(solver, position))
     return outcomes[0], outcomes[1]
+
+
+def _module_of(solver: Solver) -> str:
+    """The compiled module a native solver searches with."""
+    return type(solver._native_search).__module__
+
+
+def _expected_module(rules: Rules) -> str:
+    """The compiled module for positions of ``rules``: the narrowest that fits."""
+    return "engine._native" if layout(rules).bits <= NARROW_BITS else "engine._native128"
 
 
 def _random_rules(rng: random.Random) -> Rules:
@@ -74,6 +106,18 @@ def _random_rules(rng: random.Random) -> Rules:
         rows, columns = rng.randint(1, 9), rng.randint(1, 10)
         if columns * (rows + 1) <= 64:
             return Rules(rows=rows, columns=columns, connect=rng.randint(1, max(rows, columns)))
+
+
+def _random_wide_rules(rng: random.Random) -> Rules:
+    """Rules whose positions take 65 to 128 bits, with a chain of 3 to 6.
+
+    Mostly boards of 5 to 16 columns (8 x 8, 9 x 9, 12 x 7 ...), sometimes
+    any number of columns up to 64 (64 x 1, a single column of 127 rows).
+    """
+    columns = rng.randint(5, 16) if rng.random() < 0.75 else rng.randint(1, 64)
+    # columns * (rows + 1) in 65..128
+    rows = rng.randint(NARROW_BITS // columns, WIDE_BITS // columns - 1)
+    return Rules(rows=rows, columns=columns, connect=rng.randint(3, min(6, max(rows, columns))))
 
 
 def _random_position(rules: Rules, rng: random.Random, most_empty: int) -> Position | None:
@@ -87,6 +131,53 @@ def _random_position(rules: Rules, rng: random.Random, most_empty: int) -> Posit
     if game.is_over() or rules.cells - len(game.moves) > most_empty:
         return None
     return Position.from_game(game)
+
+
+def _quiet_position(rules: Rules, rng: random.Random, empty: int) -> Position | None:
+    """A position with ``empty`` empty cells, reached by random moves that end nothing.
+
+    Random play on a wide board with a short chain is almost always won long
+    before the board fills up; here a move that wins is never played, and a
+    dead end (every move wins) takes back moves until another way opens.
+    None if that costs more than a few plays a cell.
+    """
+    game = Game(rules)
+    plays = 0
+
+    def extend() -> bool:
+        nonlocal plays
+        if rules.cells - len(game.moves) <= empty:
+            return True
+        columns = game.legal_moves()
+        rng.shuffle(columns)
+        for column in columns:
+            plays += 1
+            if plays > 10 * rules.cells:
+                return False
+            game.play(column)
+            if not game.is_over() and extend():
+                return True
+            game.pop()
+        return False
+
+    return Position.from_game(game) if extend() else None
+
+
+def _wide_positions(rng: random.Random, count: int, most_empty: int) -> list[tuple[Rules, Position]]:
+    """``count`` random positions of random wide boards, 4 to ``most_empty`` cells empty.
+
+    None where the player to move wins at once: both backends answer those
+    before any search.
+    """
+    found: list[tuple[Rules, Position]] = []
+    for _ in range(20 * count):  # a bound, never reached with the seeds used
+        rules = _random_wide_rules(rng)
+        position = _quiet_position(rules, rng, rng.randint(4, most_empty))
+        if position is not None and not position.can_win_next():
+            found.append((rules, position))
+            if len(found) == count:
+                return found
+    raise AssertionError(f"only {len(found)} of {count} positions came")
 
 
 # --- Same answers, same node counts -------------------------------------------------
@@ -185,9 +276,8 @@ def test_the_top_level_plays_the_same_game_on_both_backends(
     # The same work on both: a second of budget normally buys the compiled
     # search 80 times more nodes, and then a better game.
     import engine.analysis as analysis_module
-    import engine.exact as exact_module
 
-    monkeypatch.setattr(exact_module, "NATIVE_NODES_PER_SECOND", budget_module.NODES_PER_SECOND)
+    monkeypatch.setattr(budget_module, "NATIVE_NODES_PER_SECOND", budget_module.NODES_PER_SECOND)
     monkeypatch.setattr(analysis_module, "_NATIVE_EXACT_SHARE", analysis_module._EXACT_SHARE)
     games = []
     for flag in ("1", "0"):
@@ -243,6 +333,125 @@ def test_other_threads_run_while_the_compiled_search_does() -> None:
     assert [str(error) for error in errors] == ["the main thread saw enough"]
 
 
+# --- Wide boards: 65 to 128 bits, engine._native128 ---------------------------------------
+
+
+@pytest.mark.usefixtures("wide_native")
+@pytest.mark.parametrize("seed", range(6))
+def test_random_wide_boards_give_the_same_moves_scores_and_node_counts(seed: int) -> None:
+    for rules, position in _wide_positions(random.Random(1000 + seed), 12, most_empty=16):
+        python, native = _both(rules, position)
+        assert python == native, (rules, position)
+
+
+@pytest.mark.usefixtures("wide_native")
+@pytest.mark.parametrize("table_size", [256, 257, 1009])
+def test_small_tables_on_wide_boards_replace_entries_alike(table_size: int) -> None:
+    for rules, position in _wide_positions(random.Random(table_size), 8, most_empty=16):
+        python, native = _both(rules, position, table_size=table_size)
+        assert python == native, (rules, position)
+
+
+@pytest.mark.usefixtures("wide_native")
+@pytest.mark.parametrize("node_limit", [1, 2, 511, 512, 513, 3000])
+@pytest.mark.parametrize(
+    "rules", [Rules(rows=8, columns=8), Rules(rows=7, columns=12, connect=5)], ids=str
+)
+def test_a_node_limit_stops_both_at_the_same_node_on_wide_boards(
+    rules: Rules, node_limit: int
+) -> None:
+    position = Position.from_moves([3, 4, 4, 3], rules)  # far too early to finish
+    python, native = _both(rules, position, table_size=4099, node_limit=node_limit)
+    assert python == native == ("aborted", f"node budget of {node_limit} spent", node_limit)
+
+
+@pytest.mark.usefixtures("wide_native")
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(rows=7, columns=8),  # 64 bits: the 64-bit module
+        Rules(rows=12, columns=5),  # 65 bits
+        Rules(rows=4, columns=13, connect=3),  # 65 bits
+        Rules(rows=15, columns=8),  # 128 bits
+        Rules(rows=7, columns=16, connect=5),  # 128 bits
+        Rules(rows=1, columns=64, connect=6),  # 128 bits, one row
+        Rules(rows=127, columns=1, connect=5),  # 128 bits, one column of 127 cells
+    ],
+    ids=str,
+)
+def test_boards_at_the_64_and_128_bit_boundaries_agree(rules: Rules) -> None:
+    rng = random.Random(str(rules))
+    compared = 0
+    for _ in range(100):  # a bound, never reached
+        position = _quiet_position(rules, rng, rng.randint(2, 14))
+        if position is None:
+            continue
+        for node_limit in (None, 700):
+            python, native = _both(rules, position, table_size=1009, node_limit=node_limit)
+            assert python == native, (rules, position, node_limit)
+        compared += 1
+        if compared == 6:
+            return
+    raise AssertionError(f"only {compared} positions came")
+
+
+@pytest.mark.usefixtures("wide_native")
+def test_a_deadline_stops_both_at_the_same_node_on_a_wide_board(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rules = Rules(rows=9, columns=9)
+    position = Position.from_moves([4, 4, 3], rules)
+    outcomes = []
+    for name in ("python", "native"):
+        monkeypatch.setattr(budget_module, "time", SteppingClock(1.0))
+        solver = Solver(rules, backend=name, table_size=4099)
+        solver.deadline = 3.5  # the clock reads 1, 2, ...: its fourth read stops the search
+        outcomes.append(_run(solver, position))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][:2] == ("aborted", "time budget spent")
+
+
+@pytest.mark.usefixtures("wide_native")
+def test_the_compiled_winning_cells_agree_with_the_layout_on_wide_boards() -> None:
+    rng = random.Random(4)
+    for _ in range(200):
+        rules = _random_wide_rules(rng)
+        position = _quiet_position(rules, rng, rng.randrange(rules.cells))
+        if position is None:
+            continue
+        search = Solver(rules, backend="native", table_size=257)._native_search
+        assert search is not None
+        lay = layout(rules)
+        for stones in (position.current, position.current ^ position.mask, lay.board_mask):
+            expected = lay.winning_cells(stones, position.mask)
+            assert search.winning_cells(stones, position.mask) == expected, rules
+
+
+@pytest.mark.usefixtures("wide_native")
+def test_the_wide_search_refuses_numbers_that_are_not_128_bit_boards() -> None:
+    search = Solver(Rules(rows=8, columns=8), backend="native", table_size=257)._native_search
+    assert search is not None
+    for bad in (-1, 2**128):
+        with pytest.raises(OverflowError):
+            search.winning_cells(bad, 0)
+    with pytest.raises(TypeError, match="int"):
+        search.winning_cells(1.0, 0)  # type: ignore[arg-type]
+    # The top bit of 128: every bit a stone, sentinels too, then every cell also filled.
+    lay = layout(Rules(rows=8, columns=8))
+    for mask in (0, lay.board_mask):
+        assert search.winning_cells(2**128 - 1, mask) == lay.winning_cells(2**128 - 1, mask)
+
+
+def test_solve_spends_the_budget_of_the_search_that_runs_on_a_wide_board(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
+    rules = Rules(rows=8, columns=8)
+    expected = max(1, int(0.001 * nodes_per_second(rules)))
+    with pytest.raises(SearchAborted, match=f"^node budget of {expected} spent$"):
+        solve(Game(rules), time_budget=0.001)
+
+
 # --- The table, whichever backend -------------------------------------------------------
 
 
@@ -285,12 +494,58 @@ def test_the_environment_variable_forces_pure_python(monkeypatch: pytest.MonkeyP
     assert Solver(STANDARD).backend == "python"
 
 
-def test_boards_wider_than_64_bits_search_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_boards_wider_than_128_bits_search_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
-    wide = Rules(rows=8, columns=8, connect=4)  # 8 columns of 9 bits
-    assert not fits_accelerator(wide) and fits_accelerator(Rules(rows=7, columns=8))
+    for huge in (Rules(rows=42, columns=3), Rules(rows=2, columns=43), Rules(rows=10, columns=12)):
+        assert layout(huge).bits > WIDE_BITS
+        assert not fits_accelerator(huge) and not runs_native(huge)
+        assert accelerator_for(huge) is None
+        assert Solver(huge).backend == "python"
+        assert nodes_per_second(huge) == budget_module.NODES_PER_SECOND
+        with pytest.raises(AcceleratorError, match="at most 128"):
+            Solver(huge, backend="native")
+
+
+def test_each_board_gets_the_narrowest_compiled_search_that_fits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    require_wide_accelerator()
+    monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
+    boards = [
+        (Rules(rows=7, columns=8), 64, "engine._native", budget_module.NATIVE_NODES_PER_SECOND),
+        (Rules(rows=12, columns=5), 65, "engine._native128", budget_module.WIDE_NATIVE_NODES_PER_SECOND),
+        (Rules(rows=8, columns=8), 72, "engine._native128", budget_module.WIDE_NATIVE_NODES_PER_SECOND),
+        (Rules(rows=15, columns=8), 128, "engine._native128", budget_module.WIDE_NATIVE_NODES_PER_SECOND),
+    ]
+    for rules, bits, module, rate in boards:
+        assert layout(rules).bits == bits
+        assert fits_accelerator(rules) and runs_native(rules)
+        solver = Solver(rules)
+        assert solver.backend == "native" and _module_of(solver) == module
+        assert nodes_per_second(rules) == rate
+    monkeypatch.setenv(PURE_PYTHON_VARIABLE, "1")
+    assert not runs_native(Rules(rows=8, columns=8))
+    assert nodes_per_second(Rules(rows=8, columns=8)) == budget_module.NODES_PER_SECOND
+
+
+def test_the_wide_accelerator_is_built_where_the_compiler_can() -> None:
+    require_wide_accelerator()  # fails in CI (CI=true) when __int128 exists and it is missing
+    wide = wide_accelerator()
+    assert wide is not None and wide.BITS == WIDE_BITS
+    narrow = accelerator()
+    assert narrow is not None and narrow.BITS == NARROW_BITS
+
+
+def test_a_wide_board_without_its_module_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.exact as exact_module
+
+    monkeypatch.setattr(exact_module, "wide_accelerator", lambda: None)
+    monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
+    wide = Rules(rows=8, columns=8)
+    assert fits_accelerator(wide) and not runs_native(wide)
     assert Solver(wide).backend == "python"
-    with pytest.raises(AcceleratorError):
+    assert nodes_per_second(wide) == budget_module.NODES_PER_SECOND
+    with pytest.raises(AcceleratorError, match=r"engine\._native128 .* is not built"):
         Solver(wide, backend="native")
 
 

@@ -8,13 +8,13 @@ import subprocess
 import sys
 
 import pytest
-from solver_support import SteppingClock, backend, pons_sample
+from solver_support import SteppingClock, backend, pons_sample, require_wide_accelerator
 
 import engine.budget as budget_module
 from engine.analysis import deepen
 from engine.bitboard import Position, UnsupportedGameError
 from engine.errors import EngineError, GameOverError
-from engine.exact import Backend
+from engine.exact import Backend, fits_accelerator, nodes_per_second
 from engine.game import Game
 from engine.rules import Rules
 from engine.solver import (
@@ -159,8 +159,19 @@ def test_tiny_boards_match_brute_force(rules: Rules, backend: Backend) -> None:
             assert brute_force(rules, game.moves) == -expected
 
 
-def test_boards_wider_than_64_bits_are_solved_exactly_in_python() -> None:
-    rules = Rules(rows=2, columns=34, connect=4)  # 102 bits, 68 cells: the dict-backed table
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(rows=2, columns=34, connect=4),  # 102 bits, 68 cells: the 128-bit search
+        Rules(rows=2, columns=44, connect=4),  # 132 bits: pure Python on either backend
+    ],
+    ids=str,
+)
+def test_boards_wider_than_64_bits_are_solved_exactly(rules: Rules, backend: Backend) -> None:
+    """Against brute force; pure Python keeps these boards' slots in its dict-backed table."""
+    expected_backend = backend if fits_accelerator(rules) else "python"
+    if expected_backend == "native":
+        require_wide_accelerator()
     rng = random.Random(5)
     solved = 0
     while solved < 3:
@@ -168,7 +179,7 @@ def test_boards_wider_than_64_bits_are_solved_exactly_in_python() -> None:
         if len(game.moves) < rules.cells - 12:
             continue  # it ended early
         solver = Solver(rules)
-        assert solver.backend == "python"
+        assert solver.backend == expected_backend
         column, score = solver.best_move(Position.from_game(game))
         assert score == brute_force(rules, game.moves)
         game.play(column)
@@ -306,12 +317,9 @@ def test_top_level_move_does_not_depend_on_the_machine_speed(
     monkeypatch.setattr(budget_module, "time", SteppingClock(0.0))
     instant = _top_level_moves(0.1)
     # Four times slower than the exact search's node budget assumes, for the
-    # backend in use: 512 nodes per clock read.
-    rate = (
-        budget_module.NATIVE_NODES_PER_SECOND
-        if backend == "native"
-        else budget_module.NODES_PER_SECOND
-    )
+    # backend in use (every board here takes the same): 512 nodes per clock read.
+    rate = nodes_per_second(STANDARD)
+    assert {nodes_per_second(game.rules) for game in EARLY_POSITIONS} == {rate}
     monkeypatch.setattr(budget_module, "time", SteppingClock(4 * 512 / rate))
     assert _top_level_moves(0.1) == instant
 

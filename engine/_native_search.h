@@ -1,0 +1,565 @@
+/* The exact search of engine.exact, compiled: the body of engine._native
+ * (64-bit bitboards, engine/_native.c) and engine._native128 (128-bit
+ * bitboards, engine/_native128.c). Each of those files defines
+ * BITBOARD_BITS, MODULE_NAME and MODULE_INIT, then includes this one, so
+ * both modules run the same search; only the width of a bitboard differs.
+ *
+ * A line-for-line mirror of the pure-Python search in engine/exact.py (the
+ * reference): the same negamax, the same move order (most threats first,
+ * then centre first), the same loss-avoiding filter, the same bound encoding
+ * and the same fixed-size transposition table, so both give the same score
+ * after exploring the same number of positions. Any change to one must be
+ * made to the other; tests/test_exact_backends.py compares them.
+ *
+ * Boards whose bitboard fits BITBOARD_BITS: columns * (rows + 1) <= 64, or
+ * <= 128 with GCC's and Clang's unsigned __int128. Python keeps the budget: every time `explored` reaches `next_check` the
+ * search calls back `check(explored)`, which returns the next check or
+ * raises SearchAborted; the exception unwinds the search unchanged. The
+ * search lets other Python threads run, taking the GIL back for each check.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if BITBOARD_BITS == 64
+typedef uint64_t bitboard;
+#elif BITBOARD_BITS == 128 && defined(__SIZEOF_INT128__)
+typedef unsigned __int128 bitboard;
+#else
+#error "BITBOARD_BITS must be 64, or 128 where the compiler has unsigned __int128"
+#endif
+
+/* A column takes at least 2 bits (a row and the sentinel). */
+#define MAX_COLUMNS (BITBOARD_BITS / 2)
+/* A chain that can be won is shorter than the bitboard (one column of
+ * BITBOARD_BITS - 1 rows at most): winning_cells' partial chains fit. */
+#define MAX_CHAIN BITBOARD_BITS
+/* A table code is ((bound + CODE_OFFSET) << 1) | is_upper_bound, as in
+ * table.py: never 0 for a real bound, and the empty code 0 reads as the
+ * lower bound -CODE_OFFSET, which never raises alpha. A stored bound is a
+ * child's score or an alpha clamped to the node's range, so it lies within
+ * +-(cells - 1) / 2: -31..31 on 64 bits, -63..63 on 128 bits (at most 127
+ * cells), and the code fits a byte. table.py's dict table for boards of
+ * over 63 cells adds max(64, cells + 1) instead; the bounds read back are
+ * the same, and its empty code is just as useless, so both prune alike. */
+#define CODE_OFFSET 64
+/* Stores remembered one by one so that a small search resets the table by
+ * clearing only them; past this many, the reset reallocates it instead. */
+#define DIRTY_CAPACITY (1u << 17)
+
+typedef struct {
+    PyObject_HEAD
+    int columns;
+    int height;
+    int connect;
+    int cells;
+    int winnable;
+    bitboard bottom;
+    bitboard board;
+    bitboard ordered[MAX_COLUMNS]; /* column masks, centre first */
+    /* Transposition table: slot key % size holds (key / size) << 8 | code.
+     * With a size of at least 256 the quotient takes at most BITBOARD_BITS
+     * - 8 bits, so an entry is one bitboard-wide integer: 8 bytes, or 16. */
+    bitboard *table;
+    uint64_t size;
+    uint32_t *dirty;
+    size_t dirty_count; /* DIRTY_CAPACITY + 1: too many to list */
+    /* The running search. */
+    long long explored;
+    long long next_check;
+    PyObject *check;
+    int aborted;
+    /* Set, under the GIL, while a search runs: the search lets the GIL go,
+     * and another thread must not run, reset or rebuild the same table. */
+    int busy;
+    PyThreadState *released;
+} Search;
+
+static inline bitboard shift_left(bitboard x, unsigned s)
+{
+    return s < BITBOARD_BITS ? x << s : 0;
+}
+static inline bitboard shift_right(bitboard x, unsigned s)
+{
+    return s < BITBOARD_BITS ? x >> s : 0;
+}
+
+static inline int popcount(bitboard x)
+{
+#if (defined(__GNUC__) || defined(__clang__)) && BITBOARD_BITS == 64
+    return __builtin_popcountll(x);
+#elif defined(__GNUC__) || defined(__clang__)
+    return __builtin_popcountll((unsigned long long)x) +
+           __builtin_popcountll((unsigned long long)(x >> 64));
+#else
+    int n = 0;
+    for (; x; x &= x - 1) n++;
+    return n;
+#endif
+}
+
+/* The empty cells that would complete a chain of `stones`, as
+ * Layout.winning_cells: for each line direction d, an empty cell wins when
+ * the a cells before it and the b cells after it are stones, a + b =
+ * connect - 1. */
+static bitboard winning_cells(const Search *s, bitboard stones, bitboard mask)
+{
+    const int k = s->connect;
+    if (k == 1) return s->board & ~mask;
+    if (!s->winnable) return 0;
+    if (k == 4) {
+        /* The usual game, unrolled: the same terms as the loop below. */
+        bitboard r = (stones << 1) & (stones << 2) & (stones << 3);
+        const unsigned ds[3] = {(unsigned)s->height, (unsigned)s->height + 1u,
+                                (unsigned)s->height - 1u};
+        for (int n = 0; n < 3; n++) {
+            const unsigned d = ds[n];
+            bitboard a1 = shift_left(stones, d), b1 = shift_right(stones, d);
+            bitboard a2 = a1 & shift_left(stones, 2 * d), b2 = b1 & shift_right(stones, 2 * d);
+            bitboard a3 = a2 & shift_left(stones, 3 * d), b3 = b2 & shift_right(stones, 3 * d);
+            r |= a3 | b3 | (a1 & b2) | (a2 & b1);
+        }
+        return r & (s->board ^ mask);
+    }
+    bitboard r = ~(bitboard)0;
+    for (int j = 1; j < k; j++) r &= shift_left(stones, (unsigned)j);
+    const unsigned ds[3] = {(unsigned)s->height, (unsigned)s->height + 1u,
+                            (unsigned)s->height - 1u};
+    bitboard before[MAX_CHAIN], after[MAX_CHAIN];
+    for (int n = 0; n < 3; n++) {
+        const unsigned d = ds[n];
+        before[0] = after[0] = ~(bitboard)0;
+        for (int j = 1; j < k; j++) {
+            before[j] = before[j - 1] & shift_left(stones, (unsigned)j * d);
+            after[j] = after[j - 1] & shift_right(stones, (unsigned)j * d);
+        }
+        r |= before[k - 1] | after[k - 1];
+        for (int a = 1; a < k - 1; a++) r |= before[a] & after[k - 1 - a];
+    }
+    return r & (s->board ^ mask);
+}
+
+/* --- Transposition table ------------------------------------------------- */
+
+static int table_allocate(Search *s)
+{
+    if (s->table) return 0;
+    s->table = (bitboard *)calloc((size_t)s->size, sizeof(bitboard));
+    if (!s->table) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    s->dirty_count = 0;
+    return 0;
+}
+
+static void table_reset(Search *s)
+{
+    if (!s->table) return;
+    if (s->dirty_count <= DIRTY_CAPACITY) {
+        for (size_t i = 0; i < s->dirty_count; i++) s->table[s->dirty[i]] = 0;
+        s->dirty_count = 0;
+    } else {
+        /* Rewritten in place: cheaper than freeing it and faulting the zero
+         * pages in again during the next search (measured 9 ms against about 90). */
+        memset(s->table, 0, (size_t)s->size * sizeof(bitboard));
+        s->dirty_count = 0;
+    }
+}
+
+/* The slot of `key` (key % size), and key / size in *quotient: one division,
+ * which on 128 bits is a call into the compiler's runtime. */
+static inline uint64_t table_slot(const Search *s, bitboard key, bitboard *quotient)
+{
+    const bitboard q = key / s->size;
+    *quotient = q;
+    return (uint64_t)(key - q * s->size);
+}
+
+static inline void table_store(Search *s, uint64_t slot, bitboard quotient, int code)
+{
+    s->table[slot] = (quotient << 8) | (bitboard)code;
+    if (s->dirty_count < DIRTY_CAPACITY) s->dirty[s->dirty_count++] = (uint32_t)slot;
+    else s->dirty_count = DIRTY_CAPACITY + 1;
+}
+
+/* --- Search ---------------------------------------------------------------- */
+
+/* Nodes between two looks for a signal (Ctrl-C) when there is no budget. */
+#define SIGNAL_EVERY (1LL << 16)
+
+/* The budget check, with the GIL taken back for it (the search runs without). */
+static int call_check(Search *s)
+{
+    int status = 0;
+    PyEval_RestoreThread(s->released);
+    if (s->check == Py_None) {
+        /* No budget to look at, but let Ctrl-C through. */
+        s->next_check = s->explored + SIGNAL_EVERY;
+        if (PyErr_CheckSignals() < 0) status = -1;
+    } else {
+        PyObject *explored = PyLong_FromLongLong(s->explored);
+        PyObject *result = explored ? PyObject_CallOneArg(s->check, explored) : NULL;
+        Py_XDECREF(explored);
+        long long next = result ? PyLong_AsLongLong(result) : -1;
+        Py_XDECREF(result);
+        if (!result || (next == -1 && PyErr_Occurred())) status = -1;
+        else s->next_check = next;
+    }
+    s->released = PyEval_SaveThread();
+    if (status < 0) s->aborted = 1;
+    return status;
+}
+
+static int refuse_if_busy(const Search *s)
+{
+    if (s->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is already running");
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    bitboard cell;
+    bitboard ours;
+    int count;
+} Child;
+
+/* engine.exact's negamax: the exact score if it lies in [alpha, beta], else a
+ * bound on the same side. `threats` are the winning cells of the player who
+ * just moved; the player to move cannot win at once. */
+static int negamax(Search *s, bitboard current, bitboard mask, int moves, int alpha, int beta,
+                   bitboard threats)
+{
+    s->explored++;
+    if (s->explored >= s->next_check && call_check(s) < 0) return 0;
+    const int cells = s->cells;
+    bitboard possible = (mask + s->bottom) & s->board;
+    const bitboard forced = possible & threats;
+    if (forced) {
+        if (forced & (forced - 1)) return -((cells - moves) / 2); /* two threats */
+        possible = forced;
+    }
+    possible &= ~(threats >> 1); /* never play just below a threat */
+    if (!possible) return -((cells - moves) / 2);
+    if (moves >= cells - 2) return 0;
+    const int lowest = -((cells - 2 - moves) / 2);
+    if (alpha < lowest) {
+        alpha = lowest;
+        if (alpha >= beta) return alpha;
+    }
+    const int highest = (cells - 1 - moves) / 2;
+    if (beta > highest) {
+        beta = highest;
+        if (alpha >= beta) return beta;
+    }
+    bitboard quotient;
+    const uint64_t slot = table_slot(s, current + mask, &quotient);
+    const bitboard entry = s->table[slot];
+    if ((entry >> 8) == quotient) {
+        const int code = (int)(entry & 0xff);
+        const int bound = (code >> 1) - CODE_OFFSET;
+        if (code & 1) {
+            if (beta > bound) {
+                beta = bound;
+                if (alpha >= beta) return beta;
+            }
+        } else if (alpha < bound) {
+            alpha = bound;
+            if (alpha >= beta) return alpha;
+        }
+    }
+    /* Most threats first; ties keep the centre-first order. */
+    Child children[MAX_COLUMNS];
+    int n = 0;
+    for (int i = 0; i < s->columns; i++) {
+        const bitboard cell = possible & s->ordered[i];
+        if (!cell) continue;
+        const bitboard ours = winning_cells(s, current | cell, mask | cell);
+        const int count = popcount(ours);
+        int j = n++;
+        while (j > 0 && children[j - 1].count < count) {
+            children[j] = children[j - 1];
+            j--;
+        }
+        children[j].cell = cell;
+        children[j].ours = ours;
+        children[j].count = count;
+    }
+    const bitboard opponent = current ^ mask;
+    for (int i = 0; i < n; i++) {
+        const int score = -negamax(s, opponent, mask | children[i].cell, moves + 1, -beta,
+                                   -alpha, children[i].ours);
+        if (s->aborted) return 0;
+        if (score >= beta) {
+            table_store(s, slot, quotient, (score + CODE_OFFSET) << 1);
+            return score;
+        }
+        if (score > alpha) alpha = score;
+    }
+    table_store(s, slot, quotient, ((alpha + CODE_OFFSET) << 1) | 1);
+    return alpha;
+}
+
+/* --- Python ints and bitboards ---------------------------------------------- */
+
+#if BITBOARD_BITS == 64
+
+/* `number` as a bitboard: 0 on success, -1 with OverflowError or TypeError set. */
+static int bitboard_from_int(PyObject *number, bitboard *out)
+{
+    const unsigned long long value = PyLong_AsUnsignedLongLong(number);
+    if (value == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = value;
+    return 0;
+}
+
+static PyObject *int_from_bitboard(bitboard x) { return PyLong_FromUnsignedLongLong(x); }
+
+#else
+
+/* `number` as a bitboard, from its two 64-bit halves: 0 on success, -1 with
+ * OverflowError (negative, or 2**128 or more) or TypeError set. */
+static int bitboard_from_int(PyObject *number, bitboard *out)
+{
+    if (!PyLong_Check(number)) {
+        PyErr_Format(PyExc_TypeError, "a bitboard is an int, not %.100s",
+                     Py_TYPE(number)->tp_name);
+        return -1;
+    }
+    PyObject *shift = PyLong_FromLong(64);
+    PyObject *high_part = shift ? PyNumber_Rshift(number, shift) : NULL;
+    Py_XDECREF(shift);
+    if (!high_part) return -1;
+    /* Negative numbers stay negative when shifted: refused here, as above. */
+    const unsigned long long high = PyLong_AsUnsignedLongLong(high_part);
+    Py_DECREF(high_part);
+    if (high == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    const unsigned long long low = PyLong_AsUnsignedLongLongMask(number);
+    if (low == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = ((bitboard)high << 64) | (bitboard)low;
+    return 0;
+}
+
+static PyObject *int_from_bitboard(bitboard x)
+{
+    PyObject *high = PyLong_FromUnsignedLongLong((unsigned long long)(x >> 64));
+    PyObject *low = PyLong_FromUnsignedLongLong((unsigned long long)x);
+    PyObject *shift = PyLong_FromLong(64);
+    PyObject *shifted = high && low && shift ? PyNumber_Lshift(high, shift) : NULL;
+    PyObject *result = shifted ? PyNumber_Or(shifted, low) : NULL;
+    Py_XDECREF(high);
+    Py_XDECREF(low);
+    Py_XDECREF(shift);
+    Py_XDECREF(shifted);
+    return result;
+}
+
+#endif
+
+/* --- Python type --------------------------------------------------------- */
+
+static int Search_init(Search *self, PyObject *args, PyObject *kwds)
+{
+    static char *keywords[] = {"height", "connect", "cells", "bottom_mask", "board_mask",
+                               "ordered_columns", "table_size", NULL};
+    int height, connect, cells;
+    unsigned long long size;
+    PyObject *bottom_mask, *board_mask, *ordered;
+    bitboard bottom, board;
+    if (refuse_if_busy(self) < 0) return -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiiOOOK", keywords, &height, &connect, &cells,
+                                     &bottom_mask, &board_mask, &ordered, &size))
+        return -1;
+    if (bitboard_from_int(bottom_mask, &bottom) < 0 || bitboard_from_int(board_mask, &board) < 0)
+        return -1;
+    PyObject *sequence = PySequence_Fast(ordered, "ordered_columns must be a sequence");
+    if (!sequence) return -1;
+    Py_ssize_t columns = PySequence_Fast_GET_SIZE(sequence);
+    if (columns < 1 || columns > MAX_COLUMNS || height < 2 ||
+        columns * height > BITBOARD_BITS || connect < 1 || cells < 1 || cells > BITBOARD_BITS) {
+        Py_DECREF(sequence);
+        PyErr_Format(PyExc_ValueError, "the board does not fit a %d-bit bitboard",
+                     BITBOARD_BITS);
+        return -1;
+    }
+    if (size < 256 || size > UINT32_MAX) {
+        Py_DECREF(sequence);
+        PyErr_SetString(PyExc_ValueError, "table_size must be in 256 .. 2**32 - 1");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < columns; i++) {
+        if (bitboard_from_int(PySequence_Fast_GET_ITEM(sequence, i), &self->ordered[i]) < 0) {
+            Py_DECREF(sequence);
+            return -1;
+        }
+    }
+    Py_DECREF(sequence);
+    self->columns = (int)columns;
+    self->height = height;
+    self->connect = connect;
+    self->cells = cells;
+    self->winnable = connect <= (height - 1 > columns ? height - 1 : (int)columns);
+    self->bottom = bottom;
+    self->board = board;
+    free(self->table);
+    self->table = NULL;
+    self->size = size;
+    if (!self->dirty) {
+        self->dirty = (uint32_t *)malloc(DIRTY_CAPACITY * sizeof(uint32_t));
+        if (!self->dirty) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    self->dirty_count = 0;
+    return 0;
+}
+
+static void Search_dealloc(Search *self)
+{
+    free(self->table);
+    free(self->dirty);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Search_negamax(Search *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError,
+                        "negamax(current, mask, moves, alpha, beta, threats, explored, check)");
+        return NULL;
+    }
+    bitboard current, mask, threats;
+    if (bitboard_from_int(args[0], &current) < 0 || bitboard_from_int(args[1], &mask) < 0 ||
+        bitboard_from_int(args[5], &threats) < 0)
+        return NULL;
+    long moves = PyLong_AsLong(args[2]);
+    long alpha = PyLong_AsLong(args[3]);
+    long beta = PyLong_AsLong(args[4]);
+    long long explored = PyLong_AsLongLong(args[6]);
+    if (PyErr_Occurred()) return NULL;
+    if (args[7] != Py_None && !PyCallable_Check(args[7])) {
+        PyErr_SetString(PyExc_TypeError, "check must be callable or None");
+        return NULL;
+    }
+    if (refuse_if_busy(self) < 0 || table_allocate(self) < 0) return NULL;
+    self->busy = 1;
+    self->explored = explored;
+    /* Look at the budget on the first node; None: there is no budget to look at. */
+    self->next_check = args[7] == Py_None ? explored + SIGNAL_EVERY : explored;
+    self->check = args[7];
+    self->aborted = 0;
+    /* Other threads run while this one searches; call_check takes the GIL back. */
+    self->released = PyEval_SaveThread();
+    int score = negamax(self, current, mask, (int)moves, (int)alpha, (int)beta, threats);
+    PyEval_RestoreThread(self->released);
+    self->released = NULL;
+    self->busy = 0;
+    self->check = NULL;
+    if (self->aborted) return NULL;
+    return Py_BuildValue("iL", score, self->explored);
+}
+
+static PyObject *Search_winning_cells(Search *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "winning_cells(stones, mask)");
+        return NULL;
+    }
+    bitboard stones, mask;
+    if (bitboard_from_int(args[0], &stones) < 0 || bitboard_from_int(args[1], &mask) < 0)
+        return NULL;
+    return int_from_bitboard(winning_cells(self, stones, mask));
+}
+
+static PyObject *Search_reset(Search *self, PyObject *Py_UNUSED(ignored))
+{
+    if (refuse_if_busy(self) < 0) return NULL;
+    table_reset(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_touch(Search *self, PyObject *Py_UNUSED(ignored))
+{
+    if (refuse_if_busy(self) < 0 || table_allocate(self) < 0) return NULL;
+    memset(self->table, 0, (size_t)self->size * sizeof(bitboard));
+    self->dirty_count = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_get_table_size(Search *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromUnsignedLongLong(self->size);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"negamax", (PyCFunction)(void (*)(void))Search_negamax, METH_FASTCALL,
+     "negamax(current, mask, moves, alpha, beta, threats, explored, check) -> (score, explored)\n"
+     "The search of engine.exact; check(explored) returns the next check or raises;\n"
+     "check None: no budget (only Ctrl-C is looked for)."},
+    {"winning_cells", (PyCFunction)(void (*)(void))Search_winning_cells, METH_FASTCALL,
+     "winning_cells(stones, mask) -> the empty cells that complete a chain of stones."},
+    {"reset", (PyCFunction)Search_reset, METH_NOARGS, "Empty the transposition table."},
+    {"touch", (PyCFunction)Search_touch, METH_NOARGS,
+     "Empty the table by writing all of it, so that no search pays for its first touch."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Search_getset[] = {
+    {"table_size", (getter)Search_get_table_size, NULL, "Slots in the transposition table.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = MODULE_NAME ".Search",
+    .tp_basicsize = sizeof(Search),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = PyDoc_STR("Search(height, connect, cells, bottom_mask, board_mask, "
+                        "ordered_columns, table_size): the exact search of one board, "
+                        "with its transposition table."),
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Search_init,
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};
+
+static struct PyModuleDef native_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = MODULE_NAME,
+    .m_doc = PyDoc_STR("The exact Connect Four search of engine.exact, compiled."),
+    .m_size = -1,
+};
+
+/* Whether this compiler has unsigned __int128, so that the 128-bit module
+ * can be built with it: the tests then fail in CI if it was not. */
+#ifdef __SIZEOF_INT128__
+#define COMPILER_HAS_INT128 1
+#else
+#define COMPILER_HAS_INT128 0
+#endif
+
+PyMODINIT_FUNC MODULE_INIT(void)
+{
+    if (PyType_Ready(&SearchType) < 0) return NULL;
+    PyObject *module = PyModule_Create(&native_module);
+    if (!module) return NULL;
+    if (PyModule_AddIntConstant(module, "BITS", BITBOARD_BITS) < 0 ||
+        PyModule_AddIntConstant(module, "COMPILER_HAS_INT128", COMPILER_HAS_INT128) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(module, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}
