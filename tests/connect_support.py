@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import runpy
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -100,3 +101,13 @@ def run_like_the_harness(inputs, *arguments, on_line=None):
         sys.argv = saved
     assert pending == []
     return "".join(shown)
+
+
+def default_sigint() -> None:
+    """Give a child the default Ctrl-C (``preexec_fn``), for tests that interrupt it.
+
+    A shell without job control starts its background jobs ignoring SIGINT,
+    and a program started so rightly keeps ignoring it; a test run from such
+    a job would otherwise see its Ctrl-C ignored.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

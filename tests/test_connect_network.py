@@ -29,6 +29,7 @@ from connect_support import (
     CONNECT,
     ROOT,
     TEST_FILES,
+    default_sigint,
     dialog_arguments,
     dialog_inputs,
     harness_transcript,
@@ -147,6 +148,7 @@ def _start_creator(base: str, stdin: bytes) -> tuple[subprocess.Popen[bytes], Fr
     process = subprocess.Popen(
         [sys.executable, str(CONNECT), "--server", base, "--name", "ann", "--friend", "bob"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+        preexec_fn=default_sigint,  # Ctrl-C is meant, whatever started the tests
     )
     assert process.stdin and process.stdout
     process.stdin.write(stdin)

@@ -13,6 +13,7 @@ from connect_support import (
     CONNECT,
     ROOT,
     TEST_FILES,
+    default_sigint,
     dialog_inputs,
     piped_transcript,
     read_dialog,
@@ -78,10 +79,6 @@ def test_empty_input_exits_1():
     assert b"Traceback" not in result.stderr
 
 
-def _default_sigint():
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def test_ctrl_c_exits_130_without_traceback():
     process = subprocess.Popen(
         [sys.executable, str(CONNECT)],
@@ -89,9 +86,7 @@ def test_ctrl_c_exits_130_without_traceback():
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,
-        # A shell without job control starts its jobs ignoring SIGINT, and a
-        # program started so rightly keeps ignoring it. Here, Ctrl-C is meant.
-        preexec_fn=_default_sigint,
+        preexec_fn=default_sigint,  # Ctrl-C is meant, whatever started the tests
     )
     assert process.stdout is not None
     # Wait until the game is asking for a column, then interrupt it.
