@@ -23,7 +23,7 @@ import argparse
 import random
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,6 +50,8 @@ class Tally:
     value_mistakes: int = 0
     slower_moves: int = 0
     slowest_move: float = 0.0
+    distinct: set[str] = field(default_factory=set)
+    """The move lists of the games, to count how varied they were."""
 
 
 class Oracle:
@@ -112,6 +114,7 @@ def play(
     outcome = game.outcome()
     assert outcome is not None
     tally.games += 1
+    tally.distinct.add(game.moves_string())
     if outcome.winner is None:
         tally.drawn += 1
     elif outcome.winner == computer:
@@ -129,7 +132,7 @@ def print_perfect_table(boards: list[str], games: int, think: float, seed: int) 
     print(f"top level (--think {think}) against a perfect player, {games} games a side")
     header = (
         f"{'board':<6} {'computer plays':<15} {'won':>4} {'drawn':>6} {'lost':>5} "
-        f"{'value mistakes':>15} {'slower moves':>13} {'slowest move':>13} {'searched':>9}"
+        f"{'value mistakes':>15} {'slower moves':>13} {'slowest move':>13} {'distinct games':>15} {'searched':>9}"
     )
     print(header)
     print("-" * len(header))
@@ -145,7 +148,8 @@ def print_perfect_table(boards: list[str], games: int, think: float, seed: int) 
             print(
                 f"{board:<6} {name:<15} {tally.won:>4} {tally.drawn:>6} {tally.lost:>5} "
                 f"{tally.value_mistakes:>15} {tally.slower_moves:>13} "
-                f"{tally.slowest_move:>11.2f} s {oracle.searched - searched:>9}",
+                f"{tally.slowest_move:>11.2f} s {len(tally.distinct):>15} "
+                f"{oracle.searched - searched:>9}",
                 flush=True,
             )
 
