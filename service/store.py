@@ -313,7 +313,9 @@ class GameStore:
         # Let the engine refuse the game before anything is stored.
         Game(drop_token_rules(rows, columns), players=len(players))
         game_id = uuid.uuid4().hex
-        secret = {name: secrets.token_urlsafe(24) for name in players} if tokens else None
+        # Hex, never URL-safe base64: a token starting with "-" would read as
+        # an option on a command line (connect.py --join ... --token TOKEN).
+        secret = {name: secrets.token_hex(24) for name in players} if tokens else None
         digests = None if secret is None else json.dumps([_digest(secret[n]) for n in players])
         with self._transaction(write=True) as connection:
             connection.execute(

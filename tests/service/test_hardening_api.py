@@ -53,6 +53,13 @@ def token_game(client: TestClient) -> Iterator[tuple[str, dict[str, str]]]:
     yield created["gameId"], created["tokens"]
 
 
+def test_tokens_are_hex_so_a_command_line_never_reads_one_as_an_option(client: TestClient) -> None:
+    # URL-safe base64 starts with "-" one time in 64: `--token -x...` would then fail.
+    for _ in range(20):
+        for token in create(client, tokens=True)["tokens"].values():
+            assert len(token) == 48 and set(token) <= set("0123456789abcdef"), token
+
+
 def test_a_move_without_the_token_is_401(
     client: TestClient, token_game: tuple[str, dict[str, str]]
 ) -> None:
