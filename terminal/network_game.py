@@ -85,6 +85,9 @@ def converse_over_network(settings: Settings) -> Talk[None]:
                       f"{players[1]} is O.")
         yield False, f"{players[1]} joins with this command (it holds {players[1]}'s secret token):"
         yield False, "  " + join_command(friend, created.tokens[players[1]], settings)
+        # The creator's own way back, should this terminal close mid-game.
+        yield False, "If this terminal closes, you rejoin with (it holds your secret token):"
+        yield False, "    " + join_command(address, created.tokens[players[0]], settings)
     else:
         address, token = settings.joining, settings.token
         players = yield from patience.call(lambda: client.read_players(address.game_id))
@@ -129,7 +132,7 @@ def converse_over_network(settings: Settings) -> Talk[None]:
 
 
 def join_command(friend: GameAddress, token: str, settings: Settings) -> str:
-    """The one shell command that joins ``friend``'s side of the game.
+    """The one shell command that joins ``friend``'s side of the game (or rejoins one's own).
 
     The token goes in the environment (:data:`TOKEN_ENVIRONMENT`), where
     other users of the friend's machine cannot list it; a board other than

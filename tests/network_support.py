@@ -22,6 +22,11 @@ JOIN_LINE = re.compile(
     r"^  CONNECT_FOUR_TOKEN=(?P<token>\S+) python3 connect\.py --join "
     r"(?P<base>\S+)/drop_token/(?P<game>[0-9a-f]+)/(?P<player>\S+)"
 )
+# What --server prints for its own player, to rejoin after a closed terminal.
+REJOIN_LINE = re.compile(
+    r"^    CONNECT_FOUR_TOKEN=(?P<token>\S+) python3 connect\.py --join "
+    r"(?P<base>\S+)/drop_token/(?P<game>[0-9a-f]+)/(?P<player>\S+)"
+)
 
 
 def create_game(base: str, players: list[str], rows: int = 5, columns: int = 8) -> tuple[str, dict[str, str]]:
@@ -69,6 +74,8 @@ class Friend(threading.Thread):
         self.error: BaseException | None = None
         self._found = threading.Event()
         self.game = self.player = self.token = ""
+        self.creator_token = ""
+        """The other side's token, when --server printed it for rejoining."""
 
     def found(self, game: str, player: str, token: str) -> None:
         self.game, self.player, self.token = game, player, token
@@ -76,6 +83,9 @@ class Friend(threading.Thread):
 
     def read_join_line(self, line: str) -> None:
         """Take the game, player and token from the line --server printed, if it is that line."""
+        rejoin = REJOIN_LINE.match(line)
+        if rejoin:
+            self.creator_token = rejoin["token"]
         match = JOIN_LINE.match(line)
         if match:
             self.found(match["game"], match["player"], match["token"])

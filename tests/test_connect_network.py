@@ -75,6 +75,7 @@ class NetworkDialog:
         """The dialog's text with this run's game and token in place."""
         self.values.setdefault("{game}", self.friend.game)
         self.values.setdefault("{token}", self.friend.token)
+        self.values.setdefault("{own_token}", self.friend.creator_token)
         return self._filled(self.text)
 
     def _filled(self, text: str) -> str:
@@ -175,6 +176,34 @@ def test_ctrl_c_while_waiting_quits_the_game_on_the_service(drop_token_service: 
     moves = moves_of(drop_token_service, bob.game)
     assert moves == [{"type": "MOVE", "player": "ann", "column": 3},
                      {"type": "QUIT", "player": "ann"}]
+
+
+def test_the_creator_rejoins_with_the_command_it_was_shown(drop_token_service: str) -> None:
+    # ann's terminal dies after her first move: nothing tells the service.
+    process, bob = _start_creator(drop_token_service, b"3\n")
+    process.kill()
+    process.communicate(timeout=DEADLINE)
+    assert bob.creator_token and bob.creator_token != bob.token
+    play(drop_token_service, bob.game, "bob", bob.token, "0")
+    friend = Friend(drop_token_service, 1, ["quit"])
+    friend.found(bob.game, "bob", bob.token)
+    friend.start()
+    result = subprocess.run(
+        [sys.executable, str(CONNECT), "--join", f"{drop_token_service}/drop_token/{bob.game}/ann"],
+        input=b"3\n", capture_output=True, cwd=ROOT, timeout=DEADLINE,
+        env={**os.environ, "CONNECT_FOUR_TOKEN": bob.creator_token},
+    )
+    friend.check()
+    assert result.returncode == 0, result.stderr
+    shown = result.stdout.decode()
+    assert "you are ann (X), bob is O." in shown
+    assert shown.endswith("bob (O) quits.\nGame finished.\n")
+    assert moves_of(drop_token_service, bob.game) == [
+        {"type": "MOVE", "player": "ann", "column": 3},
+        {"type": "MOVE", "player": "bob", "column": 0},
+        {"type": "MOVE", "player": "ann", "column": 3},
+        {"type": "QUIT", "player": "bob"},
+    ]
 
 
 def test_input_ending_at_the_prompt_quits_the_game_on_the_service(
