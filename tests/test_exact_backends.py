@@ -241,14 +241,8 @@ def test_a_node_limit_stops_both_at_the_same_node(node_limit: int) -> None:
 def test_a_deadline_stops_both_at_the_same_node(monkeypatch: pytest.MonkeyPatch) -> None:
     _, moves, _ = PONS[36]
     position = Position.from_moves(moves, STANDARD)
-    outcomes = []
-    for name in ("python", "native"):
-        monkeypatch.setattr(budget_module, "time", SteppingClock(1.0))
-        solver = Solver(STANDARD, backend=name)
-        solver.deadline = 5.5  # the clock reads 1, 2, ...: its sixth read stops the search
-        outcomes.append(_run(solver, position))
-    assert outcomes[0] == outcomes[1]
-    assert outcomes[0][:2] == ("aborted", "time budget spent")
+    # The clock reads 1, 2, ...: its sixth read stops the search.
+    _assert_the_same_deadline_abort(monkeypatch, STANDARD, position, deadline=5.5)
 
 
 @pytest.mark.usefixtures("native")
@@ -401,14 +395,8 @@ def test_a_deadline_stops_both_at_the_same_node_on_a_wide_board(
 ) -> None:
     rules = Rules(rows=9, columns=9)
     position = Position.from_moves([4, 4, 3], rules)
-    outcomes = []
-    for name in ("python", "native"):
-        monkeypatch.setattr(budget_module, "time", SteppingClock(1.0))
-        solver = Solver(rules, backend=name, table_size=4099)
-        solver.deadline = 3.5  # the clock reads 1, 2, ...: its fourth read stops the search
-        outcomes.append(_run(solver, position))
-    assert outcomes[0] == outcomes[1]
-    assert outcomes[0][:2] == ("aborted", "time budget spent")
+    # The clock reads 1, 2, ...: its fourth read stops the search.
+    _assert_the_same_deadline_abort(monkeypatch, rules, position, deadline=3.5, table_size=4099)
 
 
 @pytest.mark.usefixtures("wide_native")
@@ -558,3 +546,22 @@ def test_an_unknown_backend_is_refused() -> None:
 def test_a_table_size_neither_backend_can_have_is_refused(size: int, backend: Backend) -> None:
     with pytest.raises(ValueError, match="slots"):
         Solver(STANDARD, backend=backend, table_size=size)
+
+
+def _assert_the_same_deadline_abort(
+    monkeypatch: pytest.MonkeyPatch,
+    rules: Rules,
+    position: Position,
+    *,
+    deadline: float,
+    table_size: int = TABLE_SIZE,
+) -> None:
+    """Both backends, on a clock that steps 1 s a read, stop at the same node at ``deadline``."""
+    outcomes = []
+    for name in ("python", "native"):
+        monkeypatch.setattr(budget_module, "time", SteppingClock(1.0))
+        solver = Solver(rules, backend=name, table_size=table_size)
+        solver.deadline = deadline
+        outcomes.append(_run(solver, position))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][:2] == ("aborted", "time budget spent")
