@@ -79,22 +79,28 @@ def test_empty_input_exits_1():
     assert b"Traceback" not in result.stderr
 
 
-def test_ctrl_c_exits_130_without_traceback():
+def _game_at_its_first_prompt(**options: object) -> subprocess.Popen[bytes]:
+    """connect.py in a child with piped streams, once it asks for its first column."""
     process = subprocess.Popen(
         [sys.executable, str(CONNECT)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,
-        preexec_fn=default_sigint,  # Ctrl-C is meant, whatever started the tests
+        **options,
     )
     assert process.stdout is not None
-    # Wait until the game is asking for a column, then interrupt it.
     seen = b""
     while not seen.endswith(b"Enter a column: "):
         chunk = os.read(process.stdout.fileno(), 1024)
         assert chunk, "connect.py ended before its first prompt"
         seen += chunk
+    return process
+
+
+def test_ctrl_c_exits_130_without_traceback():
+    # Ctrl-C is meant, whatever started the tests.
+    process = _game_at_its_first_prompt(preexec_fn=default_sigint)
     # A signal that lands after the prompt is written but before input()
     # blocks in read() is recorded by CPython yet cannot wake that read, as
     # at a real terminal a user would press Ctrl-C again: so send it until
@@ -140,19 +146,8 @@ def test_a_second_ctrl_c_while_stopping_is_ignored():
 
 def test_closed_pipe_ends_the_game_quietly_with_status_141():
     # `connect.py | head -3`: the reader leaves while the game still writes.
-    process = subprocess.Popen(
-        [sys.executable, str(CONNECT)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=ROOT,
-    )
-    assert process.stdout is not None and process.stdin is not None
-    seen = b""
-    while not seen.endswith(b"Enter a column: "):
-        chunk = os.read(process.stdout.fileno(), 1024)
-        assert chunk, "connect.py ended before its first prompt"
-        seen += chunk
+    process = _game_at_its_first_prompt()
+    assert process.stdout is not None
     process.stdout.close()
     # The next board goes to a pipe nobody reads any more.
     _, err = process.communicate(b"0\n7\n0\n6\n0\n5\n0\n", timeout=60)
