@@ -32,7 +32,14 @@ from engine.bitboard import Position
 from engine.book import Book, canonical_key, position_of_key
 from engine.rules import Rules
 
-__all__ = ["Node", "PlayTree", "game_continuing_children", "node_line", "read_nodes"]
+__all__ = [
+    "Node",
+    "PlayTree",
+    "game_continuing_children",
+    "node_line",
+    "progress_lines",
+    "read_nodes",
+]
 
 
 _PRIOR_HARD_SHARE = {8: 0.9, 9: 0.7, 10: 0.5, 11: 0.35, 12: 0.2, 13: 0.1, 14: 0.05}
@@ -202,17 +209,25 @@ class PlayTree:
         return waiting_seconds, total_seconds, int(total_nodes)
 
 
-def read_nodes(path: Path) -> dict[int, tuple[Node, float]]:
-    """The nodes solved so far (with their seconds); a line cut short is ignored."""
-    nodes: dict[int, tuple[Node, float]] = {}
+def progress_lines(path: Path) -> Iterator[list[bytes]]:
+    """The fields of each whole line of an append-only progress file, if it exists.
+
+    A last line cut short by an interruption is ignored: it is searched again.
+    """
     if not path.exists():
-        return nodes
+        return
     with path.open("rb") as stream:
         for line in stream:
             if not line.endswith(b"\n"):
-                break
-            key, score, move, explored, seconds = line.split()
-            nodes[int(key)] = (Node(int(score), int(move), int(explored)), float(seconds))
+                return
+            yield line.split()
+
+
+def read_nodes(path: Path) -> dict[int, tuple[Node, float]]:
+    """The nodes solved so far (with their seconds); a line cut short is ignored."""
+    nodes: dict[int, tuple[Node, float]] = {}
+    for key, score, move, explored, seconds in progress_lines(path):
+        nodes[int(key)] = (Node(int(score), int(move), int(explored)), float(seconds))
     return nodes
 
 

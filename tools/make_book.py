@@ -56,6 +56,7 @@ from book_tree import (  # noqa: E402
     PlayTree,
     game_continuing_children,
     node_line,
+    progress_lines,
     read_nodes,
 )
 
@@ -220,16 +221,7 @@ def _solve_node(key: int) -> tuple[int, Node, float]:
 
 def read_solved(path: Path) -> dict[int, int]:
     """The results appended so far; a line cut short by an interruption is ignored."""
-    solved: dict[int, int] = {}
-    if not path.exists():
-        return solved
-    with path.open("rb") as stream:
-        for line in stream:
-            if not line.endswith(b"\n"):
-                break
-            key, score = line.split()
-            solved[int(key)] = int(score)
-    return solved
+    return {int(key): int(score) for key, score in progress_lines(path)}
 
 
 def _repair_tail(path: Path) -> None:
