@@ -204,6 +204,9 @@ def _refuse_ignored_options(options: argparse.Namespace) -> None:
     checks += [
         ("--hint", options.hint, human, "a human player"),
         ("--commands", options.commands, human, "a human player"),
+        ("--name", options.name is not None, options.server is not None, "--server"),
+        ("--friend", options.friend is not None, options.server is not None, "--server"),
+        ("--token", options.token is not None, options.join is not None, "--join"),
     ]
     for option, given, used, needed in checks:
         if given and not used:
@@ -220,13 +223,6 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
     creating, joining = options.server is not None, options.join is not None
     if creating and joining:
         raise UsageError("--server and --join cannot be used together")
-    for option, given, used, needed in [
-        ("--name", options.name is not None, creating, "--server"),
-        ("--friend", options.friend is not None, creating, "--server"),
-        ("--token", options.token is not None, joining, "--join"),
-    ]:
-        if given and not used:
-            raise UsageError(f"{option} does nothing without {needed}")
     if not (creating or joining):
         return
     for option, given in [
