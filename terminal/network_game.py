@@ -34,7 +34,7 @@ from .network import (
     ServiceRefused,
 )
 from .options import TOKEN_ENVIRONMENT, Settings
-from .session import PROMPT, ending
+from .session import PROMPT, ending, invalid_move, typed_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -202,19 +202,15 @@ def _typed_column(game: Game) -> Talk[int]:
     """Prompt until a line names a column the game can take, as the local game does."""
     from engine import parse_column
 
-    invalid = f"Invalid move. Enter a column number (0-{game.rules.columns - 1})."
     while True:
-        text = (yield True, PROMPT) or ""
-        if text.endswith("\r"):
-            text = text[:-1]
+        text = typed_line((yield True, PROMPT))
         try:
             column = parse_column(text, game.rules)
         except EngineError:
-            yield False, invalid
-            continue
-        if game.can_play(column):
+            column = None
+        if column is not None and game.can_play(column):
             return column
-        yield False, invalid
+        yield False, invalid_move(game)
 
 
 def _post(

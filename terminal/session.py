@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     # Yields (is it a prompt?, text); a prompt's answer is sent back in.
     Steps = Generator[tuple[bool, str], str | None, None]
 
-__all__ = ["PROMPT", "PlayAborted", "converse", "ending"]
+__all__ = ["PROMPT", "PlayAborted", "converse", "ending", "invalid_move", "typed_line"]
 
 PROMPT = "Enter a column: "
 
@@ -138,14 +138,10 @@ def _human_turn(
     game: Game, settings: Settings, computer: Computer | None, humans: frozenset[int]
 ) -> Generator[tuple[bool, str], str | None, int | None]:
     """Prompt until a line plays a move, undoes moves or quits; returns who quit, if anyone."""
-    invalid = f"Invalid move. Enter a column number (0-{game.rules.columns - 1})."
     hint = computer.hint if computer is not None and settings.hint else None
     scores = computer.column_scores if computer is not None and settings.hint else None
     while True:
-        text = (yield True, PROMPT) or ""
-        # A line from a CRLF file keeps its carriage return: drop one.
-        if text.endswith("\r"):
-            text = text[:-1]
+        text = typed_line((yield True, PROMPT))
         if settings.commands or hint is not None:
             from .commands import answer
 
@@ -161,7 +157,24 @@ def _human_turn(
             game.play(parse_column(text, game.rules))
             return None
         except EngineError:
-            yield False, invalid
+            yield False, invalid_move(game)
+
+
+def typed_line(text: str | None) -> str:
+    """An answer to the prompt as the game reads it.
+
+    A line from a CRLF file keeps its carriage return: one is dropped.
+
+    >>> typed_line("3\\r"), typed_line(None)
+    ('3', '')
+    """
+    text = text or ""
+    return text[:-1] if text.endswith("\r") else text
+
+
+def invalid_move(game: Game) -> str:
+    """The assignment's answer to a line that plays no move in ``game``."""
+    return f"Invalid move. Enter a column number (0-{game.rules.columns - 1})."
 
 
 def _computer(settings: Settings) -> Computer:
