@@ -121,14 +121,14 @@ class GameAddress:
         self.player = player
 
     @property
-    def game_url(self) -> str:
-        """The game's URL: ``GET`` gives its state."""
-        return f"{self.base}/drop_token/{_segment(self.game_id)}"
+    def player_path(self) -> str:
+        """The player's path on the service: ``POST`` plays a move, ``DELETE`` quits."""
+        return f"{_game_path(self.game_id)}/{_segment(self.player)}"
 
     @property
     def player_url(self) -> str:
-        """The player's URL: ``POST`` plays a move, ``DELETE`` quits; ``--join`` takes it."""
-        return f"{self.game_url}/{_segment(self.player)}"
+        """The player's URL, as ``--join`` takes it."""
+        return self.base + self.player_path
 
 
 class CreatedGame:
@@ -225,7 +225,7 @@ class DropTokenClient:
 
     def read_players(self, game_id: str) -> list[str]:
         """The game's players in turn order."""
-        answer = _expect_dict(self._request("GET", f"/drop_token/{_segment(game_id)}"))
+        answer = _expect_dict(self._request("GET", _game_path(game_id)))
         players = answer.get("players")
         if (
             not isinstance(players, list)
@@ -238,7 +238,7 @@ class DropTokenClient:
 
     def read_moves(self, game_id: str, start: int) -> list[RemoteMove]:
         """The moves from number ``start`` on, at most :data:`MOVES_PAGE`; [] when none yet."""
-        path = f"/drop_token/{_segment(game_id)}/moves"
+        path = f"{_game_path(game_id)}/moves"
         query = urllib.parse.urlencode({"start": start, "until": start + MOVES_PAGE - 1})
         try:
             answer = _expect_dict(self._request("GET", f"{path}?{query}"))
@@ -259,7 +259,7 @@ class DropTokenClient:
         a lost answer is answered again and plays nothing twice.
         """
         answer = _expect_dict(
-            self._request("POST", _path(address), body={"column": column}, token=token, key=key)
+            self._request("POST", address.player_path, body={"column": column}, token=token, key=key)
         )
         move = answer.get("move")
         prefix = f"{address.game_id}/moves/"
@@ -271,7 +271,7 @@ class DropTokenClient:
     def quit(self, address: GameAddress, token: str | None, key: str) -> None:
         """Quit the game for the address's player; a game already over is left as it is."""
         try:
-            self._request("DELETE", _path(address), token=token, key=key, expect=202)
+            self._request("DELETE", address.player_path, token=token, key=key, expect=202)
         except ServiceRefused as refusal:
             if refusal.code not in ("game_done", "game_over"):
                 raise
@@ -327,8 +327,9 @@ class _NoRedirects(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def _path(address: GameAddress) -> str:
-    return f"/drop_token/{_segment(address.game_id)}/{_segment(address.player)}"
+def _game_path(game_id: str) -> str:
+    """The game's path on the service: ``GET`` gives its state."""
+    return f"/drop_token/{_segment(game_id)}"
 
 
 def _segment(text: str) -> str:
@@ -356,8 +357,8 @@ def _decode(raw: bytes) -> object:
 def _error_of(raw: bytes) -> tuple[str, str]:
     """The ``error`` code and ``detail`` sentence of an error answer, '' where missing."""
     try:
-        answer = json.loads(raw)
-    except (ValueError, RecursionError):
+        answer = _decode(raw)
+    except BadResponse:
         return "", ""
     if not isinstance(answer, dict):
         return "", ""
