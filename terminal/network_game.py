@@ -20,7 +20,7 @@ import sys
 import time
 from functools import partial
 
-from engine import EngineError, Game, render
+from engine import EngineError, Game, Rules, render
 
 from .discs import MARKERS, Discs
 from .network import (
@@ -139,8 +139,8 @@ def join_command(friend: GameAddress, token: str, settings: Settings) -> str:
     the default one is named, as the service does not tell it.
     """
     words = ["python3", "connect.py", "--join", friend.player_url]
-    rules = settings.rules
-    if (rules.rows, rules.columns) != (5, 8):
+    rules, default = settings.rules, Rules()
+    if (rules.rows, rules.columns) != (default.rows, default.columns):
         words += ["--rows", str(rules.rows), "--columns", str(rules.columns)]
     return f"{TOKEN_ENVIRONMENT}={shlex.quote(token)} " + shlex.join(words)
 
