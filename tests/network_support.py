@@ -17,16 +17,20 @@ import httpx
 DEADLINE = 120.0
 """Seconds any one wait of a test may last before the test fails."""
 
-# What --server prints for the friend: the token and the game's URL.
-JOIN_LINE = re.compile(
-    r"^  CONNECT_FOUR_TOKEN=(?P<token>\S+) python3 connect\.py --join "
-    r"(?P<base>\S+)/drop_token/(?P<game>[0-9a-f]+)/(?P<player>\S+)"
-)
-# What --server prints for its own player, to rejoin after a closed terminal.
-REJOIN_LINE = re.compile(
-    r"^    CONNECT_FOUR_TOKEN=(?P<token>\S+) python3 connect\.py --join "
-    r"(?P<base>\S+)/drop_token/(?P<game>[0-9a-f]+)/(?P<player>\S+)"
-)
+
+
+def _join_command_line(indent: int) -> re.Pattern[str]:
+    """A join command as --server prints it, ``indent`` spaces in: the token and the game's URL."""
+    return re.compile(
+        "^" + " " * indent + r"CONNECT_FOUR_TOKEN=(?P<token>\S+) python3 connect\.py --join "
+        r"(?P<base>\S+)/drop_token/(?P<game>[0-9a-f]+)/(?P<player>\S+)"
+    )
+
+
+JOIN_LINE = _join_command_line(2)
+"""The friend's command."""
+REJOIN_LINE = _join_command_line(4)
+"""The creator's own command, to rejoin after a closed terminal."""
 
 
 def create_game(base: str, players: list[str], rows: int = 5, columns: int = 8) -> tuple[str, dict[str, str]]:
