@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import runpy
 import shutil
 import subprocess
@@ -13,15 +14,17 @@ import pytest
 
 from connect_support import CONNECT, ROOT
 
-# Interpreters this machine may have; each one present is tried for real.
-# pyenv's shims are left out: one for a version not selected only complains.
+# Interpreters this machine may have (on the PATH, or installed by pyenv
+# wherever its root is); each one present is tried for real. pyenv's shims
+# are left out: one for a version not selected only complains.
+PYENV_VERSIONS = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
 OLD_PYTHONS = sorted(
     {
         found
         for version in ("3.8", "3.9", "3.10")
         for found in [
             shutil.which(f"python{version}"),
-            *map(str, Path("/root/.pyenv/versions").glob(f"{version}.*/bin/python")),
+            *map(str, PYENV_VERSIONS.glob(f"{version}.*/bin/python")),
         ]
         if found and "shims" not in Path(found).parts
     }
