@@ -1,21 +1,61 @@
-"""The README's promises: its examples run, its commands are the ones CI runs."""
+"""The README's promises: its examples run, its commands are the ones CI runs, its tables are true."""
 
 from __future__ import annotations
 
 import doctest
+import re
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "service" / "README.md"]
 
 
-def test_readme_examples_give_what_they_show():
-    result = doctest.testfile(str(ROOT / "README.md"), module_relative=False)
+def _indented_commands(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.startswith("    ")]
+
+
+def test_the_engine_guide_examples_give_what_they_show() -> None:
+    result = doctest.testfile(str(ROOT / "docs" / "engine.md"), module_relative=False)
     assert result.attempted > 0
     assert result.failed == 0
 
 
-def test_ci_runs_the_readme_test_command_word_for_word():
-    readme = (ROOT / "README.md").read_text().splitlines()
-    commands = [line.strip() for line in readme if line.startswith("    ")][:2]
+def test_the_readme_opens_with_the_two_commands_and_ci_runs_the_second_word_for_word() -> None:
+    commands = _indented_commands(README)[:2]
     assert commands[0] == "python3 connect.py"
     assert commands[1] in (ROOT / ".ci" / "run").read_text().splitlines()
+
+
+def test_ci_runs_the_fast_subset_the_readme_names() -> None:
+    assert '.venv/bin/python -m pytest -m "not slow" -n auto' in _indented_commands(README)
+    assert '-m pytest -m "not slow" -n auto' in (ROOT / ".ci" / "run").read_text()
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+def test_every_local_link_leads_to_a_file(document: Path) -> None:
+    text = document.read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#:]+)\)", text)
+    for target in targets:
+        assert (document.parent / target).exists(), f"{document.name} links to missing {target}"
+
+
+def _options_in_the_table() -> set[str]:
+    rows = [line for line in README.splitlines() if line.startswith("| `--")]
+    return {option for row in rows for option in re.findall(r"`(--[a-z-]+)", row.split("|")[1])}
+
+
+def test_the_options_table_lists_exactly_the_options_of_help() -> None:
+    shown = subprocess.run(
+        [sys.executable, str(ROOT / "connect.py"), "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    offered = set(re.findall(r"^\s+(--[a-z-]+)", shown, flags=re.MULTILINE))
+    offered |= set(re.findall(r", (--[a-z-]+)", shown))
+    assert _options_in_the_table() == offered
