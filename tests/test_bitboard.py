@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bitboard import Position, UnsupportedGameError, layout
-from engine.errors import ColumnFullError, ColumnOutOfRangeError
+from engine.bitboard import Position, layout
+from engine.convert import to_position
+from engine.errors import ColumnFullError, ColumnOutOfRangeError, UnsupportedGameError
 from engine.game import Game
 from engine.rules import Rules
 
@@ -70,7 +71,7 @@ def test_keys_differ_exactly_when_positions_differ(
             if column < rules.columns and game.can_play(column):
                 game.play(column)
         games.append(game)
-    a, b = (Position.from_game(game) for game in games)
+    a, b = (to_position(game) for game in games)
     same = games[0].grid() == games[1].grid()
     assert (a.key() == b.key()) == same
 
@@ -86,14 +87,14 @@ def test_non_losing_moves_never_hand_over_an_immediate_win(
         game.play(column)
     if game.is_over():
         return
-    position = Position.from_game(game)
+    position = to_position(game)
     if position.can_win_next():
         return
     safe = position.non_losing_columns()
     for column in game.legal_moves():
         game.play(column)
         reply_wins = not game.is_over() and any(
-            Position.from_game(game).is_winning_move(c) for c in game.legal_moves()
+            to_position(game).is_winning_move(c) for c in game.legal_moves()
         )
         game.pop()
         if column in safe:
@@ -102,7 +103,7 @@ def test_non_losing_moves_never_hand_over_an_immediate_win(
     if not safe:
         for column in game.legal_moves():
             game.play(column)
-            assert game.is_over() or Position.from_game(game).can_win_next()
+            assert game.is_over() or to_position(game).can_win_next()
             game.pop()
 
 
@@ -152,7 +153,7 @@ def test_play_off_the_board_raises() -> None:
 
 def test_from_game_refuses_three_players() -> None:
     with pytest.raises(UnsupportedGameError):
-        Position.from_game(Game(Rules(), players=3))
+        to_position(Game(Rules(), players=3))
 
 
 def test_layout_is_cached_per_rules() -> None:
