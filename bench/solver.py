@@ -1,13 +1,13 @@
 """Benchmark the exact solver on Pascal Pons' test sets, and measure the levels' strength.
 
-Run from the repository root (or anywhere: paths are found from this file)::
+Run from the repository root (or anywhere with the project installed)::
 
-    python3 bench/solver.py                          # all six sets, both backends
-    python3 bench/solver.py --set Middle-Medium --lines 50 --python-lines 10
-    python3 bench/solver.py --sample                 # the copy in tests/data, no shared folder
-    python3 bench/solver.py --set Begin-Hard --every 1 --lines 1000 --no-python  # hours
-    python3 bench/solver.py --no-pons --strength --match greedy --move-budget 0.5
-    python3 bench/solver.py --no-pons --strength --match perfect --games 20 --think 1
+    python -m bench.solver                          # all six sets, both backends
+    python -m bench.solver --set Middle-Medium --lines 50 --python-lines 10
+    python -m bench.solver --sample                 # the copy in tests/data, no shared folder
+    python -m bench.solver --set Begin-Hard --every 1 --lines 1000 --no-python  # hours
+    python -m bench.solver --no-pons --strength --match greedy --move-budget 0.5
+    python -m bench.solver --no-pons --strength --match perfect --games 20 --think 1
 
 The sets are 7 x 6 positions written as 1-based column digits ("4453")
 with the exact score in Pons' convention; see
@@ -33,14 +33,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from engine.accelerator import Backend, accelerator
+from engine.bitboard import Position
+from engine.convert import to_position
+from engine.game import Game
+from engine.rules import Rules
+from engine.solver import LEVELS, Solver, choose_move
 
-from engine.bitboard import Position  # noqa: E402
-from engine.exact import Backend, accelerator  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.rules import Rules  # noqa: E402
-from engine.solver import LEVELS, Solver, choose_move  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 DEFAULT_DATA = ROOT.parent / "shared" / "benchmarks" / "pons"
 SAMPLE = ROOT / "tests" / "data" / "pons_sample.txt"
@@ -236,7 +236,7 @@ def random_player(game: Game, rng: random.Random) -> int:
 
 def greedy_player(game: Game, rng: random.Random) -> int:
     """Takes a win in one, else blocks one, else plays at random."""
-    position = Position.from_game(game)
+    position = to_position(game)
     legal = game.legal_moves()
     wins = [c for c in legal if position.is_winning_move(c)]
     if wins:
@@ -295,7 +295,7 @@ def _random_opening(rules: Rules, rng: random.Random, length: int) -> list[int]:
             game.play(rng.choice(game.legal_moves()))
             if game.is_over():
                 break
-        if not game.is_over() and not Position.from_game(game).can_win_next():
+        if not game.is_over() and not to_position(game).can_win_next():
             return game.moves
 
 
@@ -433,7 +433,7 @@ def main(argv: list[str] | None = None) -> int:
         if others:
             print_strength(args.games, args.move_budget, args.seed, args.opening, others)
         if "perfect" in kinds:
-            from strength import BOARDS, print_perfect_table
+            from bench.strength import BOARDS, print_perfect_table
 
             print_perfect_table(list(BOARDS), args.games, args.think, args.seed)
     return 0

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 
 from engine import book as book_module
-from engine.bitboard import Position
-from engine.convert import to_position
 from engine.book import Book, book_path, canonical_key
 from engine.columns import ColumnScore, column_scores
+from engine.convert import to_position
 from engine.errors import GameOverError
 from engine.game import Game
 from engine.rules import Rules

@@ -9,8 +9,8 @@ import pytest
 from solver_support import SteppingClock, backend, pons_sample, require_wide_accelerator
 
 import engine.budget as budget_module
-from engine.analysis import deepen
 from engine.accelerator import Backend, fits_accelerator, nodes_per_second
+from engine.analysis import deepen
 from engine.bitboard import Position
 from engine.convert import to_position
 from engine.errors import EngineError, GameOverError, UnsupportedGameError
