@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine.bitboard as bitboard_module
 from engine.bitboard import Position, layout
 from engine.convert import to_position
 from engine.errors import ColumnFullError, ColumnOutOfRangeError, UnsupportedGameError
@@ -151,7 +155,7 @@ def test_play_off_the_board_raises() -> None:
         Position(Rules()).is_winning_move(-1)
 
 
-def test_from_game_refuses_three_players() -> None:
+def test_to_position_refuses_three_players() -> None:
     with pytest.raises(UnsupportedGameError):
         to_position(Game(Rules(), players=3))
 
@@ -176,3 +180,15 @@ def test_layout_counts_the_bits_of_a_bitboard_with_sentinels(
     lay = layout(Rules(rows=rows, columns=columns))
     assert lay.bits == bits
     assert (lay.bottom_mask << rows).bit_length() == bits  # the last sentinel is the top bit
+
+
+def test_the_bitboard_module_does_not_import_the_game() -> None:
+    """The solver's board stands alone; engine.convert turns a Game into a Position."""
+    source = Path(bitboard_module.__file__).read_text()
+    imported = {
+        node.module
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ImportFrom) and node.module is not None
+    }
+    assert "rules" in imported  # the walk sees the module's relative imports
+    assert "game" not in imported and "engine.game" not in imported
