@@ -2,16 +2,17 @@
 
 Run from the repository root (or anywhere with the project installed)::
 
-    python -m bench.solver                          # all six sets, both backends
-    python -m bench.solver --set Middle-Medium --lines 50 --python-lines 10
-    python -m bench.solver --sample                 # the copy in tests/data, no shared folder
-    python -m bench.solver --set Begin-Hard --every 1 --lines 1000 --no-python  # hours
+    python -m bench.solver --data ../shared/benchmarks/pons    # all six sets, both backends
+    python -m bench.solver --data DIR --set Middle-Medium --lines 50 --python-lines 10
+    python -m bench.solver --sample                 # the copy in tests/data, no data folder
+    python -m bench.solver --data DIR --set Begin-Hard --every 1 --lines 1000 --no-python  # hours
     python -m bench.solver --no-pons --strength --match greedy --move-budget 0.5
     python -m bench.solver --no-pons --strength --match perfect --games 20 --think 1
 
 The sets are 7 x 6 positions written as 1-based column digits ("4453")
-with the exact score in Pons' convention; see
-../shared/benchmarks/pons/README.md (``--data`` points elsewhere). The
+with the exact score in Pons' convention; ``--data`` names the folder of
+his ``Test_L*_R*`` files (on the project's machines,
+``../shared/benchmarks/pons``, with a README). The
 columns become 0-based here, at the boundary. Each position is solved
 with :meth:`Solver.score` on an emptied table, as Pons did, and timed in
 CPU seconds; each solver's table is written once before its first
@@ -42,7 +43,6 @@ from engine.solver import LEVELS, Solver, choose_move
 
 ROOT = Path(__file__).resolve().parent.parent
 
-DEFAULT_DATA = ROOT.parent / "shared" / "benchmarks" / "pons"
 SAMPLE = ROOT / "tests" / "data" / "pons_sample.txt"
 
 
@@ -90,7 +90,7 @@ def parse_line(line: str) -> tuple[list[int], int]:
 
 
 def read_set(
-    source: Path, pons_set: PonsSet, sample: bool, every: int | None = None
+    source: Path | None, pons_set: PonsSet, sample: bool, every: int | None = None
 ) -> list[tuple[list[int], int]]:
     """The positions of one set: every ``stride``-th line of its file, or its sample lines.
 
@@ -103,6 +103,7 @@ def read_set(
             if line.startswith(pons_set.name + " ")
         ]
     else:
+        assert source is not None, "the caller checked that --data holds the sets"
         with (source / pons_set.file).open() as handle:
             stride = pons_set.stride if every is None else every
             lines = list(itertools.islice(handle, 0, None, stride))
@@ -138,7 +139,7 @@ def bench_positions(backend: Backend, positions: list[tuple[list[int], int]]) ->
 
 
 def print_pons(
-    source: Path,
+    source: Path | None,
     names: list[str],
     backends: list[Backend],
     lines: int | None,
@@ -345,8 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--data",
         type=Path,
-        default=DEFAULT_DATA,
-        help="folder holding the Test_* files (default: ../shared/benchmarks/pons)",
+        help="folder holding Pons' Test_* files (needed unless --sample or --no-pons)",
     )
     parser.add_argument(
         "--sample",
@@ -405,9 +405,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if not args.no_pons:
-        if not args.sample and not (args.data / SETS[0].file).is_file():
+        if not args.sample and (args.data is None or not (args.data / SETS[0].file).is_file()):
+            where = "given" if args.data is None else f"in {args.data}"
             print(
-                f"bench/solver.py: no Pons test sets in {args.data}: "
+                f"bench.solver: no Pons test sets {where}: "
                 "pass --data FOLDER or --sample (tests/data/pons_sample.txt)",
                 file=sys.stderr,
             )
