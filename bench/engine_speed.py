@@ -13,7 +13,7 @@ Prints two figures, measured in one run, each beside its target:
 
 This is a measurement, not a test: it asserts nothing. Run it as
 
-    python3 bench/engine_speed.py [--runs N] [--games N] [--seed N]
+    python -m bench.engine_speed [--runs N] [--games N] [--seed N]
 """
 
 from __future__ import annotations
@@ -28,10 +28,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from engine import Game, Rules
 
-from engine import Game, Rules  # noqa: E402  (needs the repository root on sys.path)
+ROOT = Path(__file__).resolve().parent.parent
 
 STARTUP_TARGET = 1.3  # at most this many times the bare interpreter
 PLAYOUT_TARGET = 20.0  # at least this many times the naive checker

@@ -2,8 +2,8 @@
 
 Run from the repository root::
 
-    python3 bench/move_time.py                 # idle, then with both cores busy
-    python3 bench/move_time.py --limit 2 --busy 0
+    python -m bench.move_time                 # idle, then with both cores busy
+    python -m bench.move_time --limit 2 --busy 0
 
 For each position the top level chooses a move with a work budget far larger
 than the limit, so the clock always stops it; the overshoot is the wall time
@@ -18,12 +18,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from engine.game import Game
+from engine.rules import Rules
+from engine.solver import LEVELS, choose_move
 
-from engine.game import Game  # noqa: E402
-from engine.rules import Rules  # noqa: E402
-from engine.solver import LEVELS, choose_move  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 POSITIONS: list[tuple[str, Rules, str]] = [
     ("7 x 6, empty", Rules(rows=6, columns=7), ""),

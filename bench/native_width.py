@@ -2,8 +2,8 @@
 
 Run from the repository root (both modules built: ``pip install -e .``)::
 
-    python3 bench/native_width.py                 # about a minute
-    python3 bench/native_width.py --node-limit 500000 --positions 4 --repeats 5
+    python -m bench.native_width                 # about a minute
+    python -m bench.native_width --node-limit 500000 --positions 4 --repeats 5
 
 Two figures, in CPU time, each solver's table written once beforehand (as
 bench/solver.py does) so that page faults do not count:
@@ -30,15 +30,17 @@ import time
 from pathlib import Path
 from unittest import mock
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import engine.accelerator as accelerator_module
+from engine.accelerator import accelerator, wide_accelerator
+from engine.bitboard import Position, layout
+from engine.budget import NATIVE_NODES_PER_SECOND
+from engine.convert import to_position
+from engine.errors import SearchAborted
+from engine.exact import Solver
+from engine.game import Game
+from engine.rules import Rules
 
-import engine.exact as exact_module  # noqa: E402
-from engine.bitboard import Position, layout  # noqa: E402
-from engine.budget import NATIVE_NODES_PER_SECOND, SearchAborted  # noqa: E402
-from engine.exact import Solver, accelerator, wide_accelerator  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.rules import Rules  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SAMPLE = ROOT / "tests" / "data" / "pons_sample.txt"
 STANDARD = Rules(rows=6, columns=7)
@@ -78,7 +80,7 @@ def narrow_board_on_both_widths(repeats: int) -> None:
     narrow = Solver(STANDARD, backend="native")
     narrow.touch_table()
     # The 128-bit module takes 7 x 6 boards too; only the choice is patched.
-    with mock.patch.object(exact_module, "accelerator", wide_accelerator):
+    with mock.patch.object(accelerator_module, "accelerator", wide_accelerator):
         wide = Solver(STANDARD, backend="native")
     wide.touch_table()
     figures = []
@@ -105,7 +107,7 @@ def random_position(rules: Rules, rng: random.Random, stones: int) -> Position |
         game.play(rng.choice(game.legal_moves()))
         if game.is_over():
             return None
-    return Position.from_game(game)
+    return to_position(game)
 
 
 def boards_under_a_node_limit(node_limit: int, count: int, seed: int) -> None:

@@ -19,7 +19,7 @@ the costliest winner check within the limits; the table shows each pair's
 moves/s ratio, flood over quiet, and their median (the issue's target: at
 least 0.5).
 
-    python bench/service_load.py --games 300 --clients 16,64,256 --flood 8 --long-game
+    python -m bench.service_load --games 300 --clients 16,64,256 --flood 8 --long-game
 
 With ``--databases``, compares instead, at each client count (64 by
 default): one server process on SQLite, one on PostgreSQL, and two
@@ -30,7 +30,7 @@ latencies, the CPU seconds each part used per 1,000 requests: the service
 processes, the PostgreSQL server, and this script's clients; on a
 2-core machine their sum says which part the run was waiting for.
 
-    python bench/service_load.py --databases --games 600
+    python -m bench.service_load --databases --games 600
 """
 
 from __future__ import annotations
@@ -49,14 +49,10 @@ from pathlib import Path
 
 import httpx
 
+from bench.postgres_cluster import Cluster, start_cluster
+from engine import Game, Rules
+
 REPOSITORY = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPOSITORY))
-
-from engine import Game, Rules  # noqa: E402
-
-sys.path.insert(0, str(REPOSITORY / "tests" / "service"))
-# The tests' throw-away server (not a package: mypy sees it only from tests/service).
-from postgres_cluster import Cluster, start_cluster  # type: ignore[import-not-found]  # noqa: E402
 
 
 @dataclass

@@ -1,17 +1,18 @@
 """Benchmark the exact solver on Pascal Pons' test sets, and measure the levels' strength.
 
-Run from the repository root (or anywhere: paths are found from this file)::
+Run from the repository root (or anywhere with the project installed)::
 
-    python3 bench/solver.py                          # all six sets, both backends
-    python3 bench/solver.py --set Middle-Medium --lines 50 --python-lines 10
-    python3 bench/solver.py --sample                 # the copy in tests/data, no shared folder
-    python3 bench/solver.py --set Begin-Hard --every 1 --lines 1000 --no-python  # hours
-    python3 bench/solver.py --no-pons --strength --match greedy --move-budget 0.5
-    python3 bench/solver.py --no-pons --strength --match perfect --games 20 --think 1
+    python -m bench.solver --data ../shared/benchmarks/pons    # all six sets, both backends
+    python -m bench.solver --data DIR --set Middle-Medium --lines 50 --python-lines 10
+    python -m bench.solver --sample                 # the copy in tests/data, no data folder
+    python -m bench.solver --data DIR --set Begin-Hard --every 1 --lines 1000 --no-python  # hours
+    python -m bench.solver --no-pons --strength --match greedy --move-budget 0.5
+    python -m bench.solver --no-pons --strength --match perfect --games 20 --think 1
 
 The sets are 7 x 6 positions written as 1-based column digits ("4453")
-with the exact score in Pons' convention; see
-../shared/benchmarks/pons/README.md (``--data`` points elsewhere). The
+with the exact score in Pons' convention; ``--data`` names the folder of
+his ``Test_L*_R*`` files (on the project's machines,
+``../shared/benchmarks/pons``, with a README). The
 columns become 0-based here, at the boundary. Each position is solved
 with :meth:`Solver.score` on an emptied table, as Pons did, and timed in
 CPU seconds; each solver's table is written once before its first
@@ -33,16 +34,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.accelerator import Backend, accelerator
+from engine.bitboard import Position
+from engine.convert import to_position
+from engine.game import Game
+from engine.rules import Rules
+from engine.solver import LEVELS, Solver, choose_move
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from engine.bitboard import Position  # noqa: E402
-from engine.exact import Backend, accelerator  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.rules import Rules  # noqa: E402
-from engine.solver import LEVELS, Solver, choose_move  # noqa: E402
-
-DEFAULT_DATA = ROOT.parent / "shared" / "benchmarks" / "pons"
 SAMPLE = ROOT / "tests" / "data" / "pons_sample.txt"
 
 
@@ -90,7 +90,7 @@ def parse_line(line: str) -> tuple[list[int], int]:
 
 
 def read_set(
-    source: Path, pons_set: PonsSet, sample: bool, every: int | None = None
+    source: Path | None, pons_set: PonsSet, sample: bool, every: int | None = None
 ) -> list[tuple[list[int], int]]:
     """The positions of one set: every ``stride``-th line of its file, or its sample lines.
 
@@ -103,6 +103,7 @@ def read_set(
             if line.startswith(pons_set.name + " ")
         ]
     else:
+        assert source is not None, "the caller checked that --data holds the sets"
         with (source / pons_set.file).open() as handle:
             stride = pons_set.stride if every is None else every
             lines = list(itertools.islice(handle, 0, None, stride))
@@ -138,7 +139,7 @@ def bench_positions(backend: Backend, positions: list[tuple[list[int], int]]) ->
 
 
 def print_pons(
-    source: Path,
+    source: Path | None,
     names: list[str],
     backends: list[Backend],
     lines: int | None,
@@ -236,7 +237,7 @@ def random_player(game: Game, rng: random.Random) -> int:
 
 def greedy_player(game: Game, rng: random.Random) -> int:
     """Takes a win in one, else blocks one, else plays at random."""
-    position = Position.from_game(game)
+    position = to_position(game)
     legal = game.legal_moves()
     wins = [c for c in legal if position.is_winning_move(c)]
     if wins:
@@ -295,7 +296,7 @@ def _random_opening(rules: Rules, rng: random.Random, length: int) -> list[int]:
             game.play(rng.choice(game.legal_moves()))
             if game.is_over():
                 break
-        if not game.is_over() and not Position.from_game(game).can_win_next():
+        if not game.is_over() and not to_position(game).can_win_next():
             return game.moves
 
 
@@ -345,8 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--data",
         type=Path,
-        default=DEFAULT_DATA,
-        help="folder holding the Test_* files (default: ../shared/benchmarks/pons)",
+        help="folder holding Pons' Test_* files (needed unless --sample or --no-pons)",
     )
     parser.add_argument(
         "--sample",
@@ -405,9 +405,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if not args.no_pons:
-        if not args.sample and not (args.data / SETS[0].file).is_file():
+        if not args.sample and (args.data is None or not (args.data / SETS[0].file).is_file()):
+            where = "given" if args.data is None else f"in {args.data}"
             print(
-                f"bench/solver.py: no Pons test sets in {args.data}: "
+                f"bench.solver: no Pons test sets {where}: "
                 "pass --data FOLDER or --sample (tests/data/pons_sample.txt)",
                 file=sys.stderr,
             )
@@ -433,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
         if others:
             print_strength(args.games, args.move_budget, args.seed, args.opening, others)
         if "perfect" in kinds:
-            from strength import BOARDS, print_perfect_table
+            from bench.strength import BOARDS, print_perfect_table
 
             print_perfect_table(list(BOARDS), args.games, args.think, args.seed)
     return 0

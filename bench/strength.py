@@ -2,8 +2,8 @@
 
 Run from the repository root (the compiled solver makes it practical)::
 
-    python3 bench/strength.py                          # both boards, 20 games a side
-    python3 bench/strength.py --board 5x8 --games 8 --think 0.5
+    python -m bench.strength                          # both boards, 20 games a side
+    python -m bench.strength --board 5x8 --games 8 --think 0.5
 
 ``bench/solver.py --strength --match perfect`` prints the same table.
 
@@ -24,16 +24,13 @@ import random
 import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from engine.bitboard import Position  # noqa: E402
-from engine.book import lookup  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.rules import Rules  # noqa: E402
-from engine.solver import LEVELS, Solver, choose_move  # noqa: E402
+from engine.book import lookup
+from engine.convert import to_position
+from engine.game import Game
+from engine.rules import Rules
+from engine.score import win_score
+from engine.solver import LEVELS, Solver, choose_move
 
 BOARDS = {"7x6": Rules(rows=6, columns=7), "5x8": Rules(rows=5, columns=8)}
 """Boards by ``columns x rows``, as Pons and Tromp name them."""
@@ -67,7 +64,7 @@ class Oracle:
 
     def value(self, game: Game) -> int:
         """The exact score of ``game`` (not over) for the player to move."""
-        position = Position.from_game(game)
+        position = to_position(game)
         known = lookup(position)
         if known is None:
             self.searched += 1
@@ -83,7 +80,7 @@ class Oracle:
             return -self.value(child)
         if outcome.winner is None:
             return 0
-        return (game.rules.cells + 1 - len(game.moves)) // 2
+        return win_score(game.rules.cells, len(game.moves))
 
 
 def sign(value: int) -> int:

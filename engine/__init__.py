@@ -5,14 +5,29 @@ so every front end (terminal game, web service) shows them its own way.
 """
 
 from .errors import (
+    AcceleratorError,
+    BoardCharacterError,
+    BoardError,
+    BoardLengthError,
+    BookFormatError,
+    BothPlayersWonError,
     ColumnFullError,
     ColumnOutOfRangeError,
+    DisjointChainsError,
     EngineError,
+    FloatingPieceError,
     GameOverError,
+    ImpossibleLastMoveError,
+    LevelError,
+    MoveOrderError,
     MoveSyntaxError,
     NotYourTurnError,
+    PieceCountError,
     PlayerNotActiveError,
     RulesError,
+    SearchAborted,
+    UndecidedBoardError,
+    UnsupportedGameError,
 )
 from .game import Cell, Column, Game, Move, Outcome, Player, Status
 from .notation import format_moves, parse_column, parse_moves
@@ -23,27 +38,16 @@ __version__ = "1.0.0"
 """The project's version, written only here: the packaging metadata
 (pyproject.toml) and ``connect.py --version`` both read it."""
 
+# Every exception comes from errors.py, which the game loads anyway.
 # The board check, the solver and its bitboard load on first use (PEP 562):
 # the terminal game's start-up never pays for them. Type checkers see them
 # as imported.
 _LAZY = {
-    "BoardCharacterError": "board_check",
-    "BoardError": "board_check",
-    "BoardLengthError": "board_check",
-    "BothPlayersWonError": "board_check",
-    "DisjointChainsError": "board_check",
-    "FloatingPieceError": "board_check",
-    "ImpossibleLastMoveError": "board_check",
-    "MoveOrderError": "board_check",
-    "PieceCountError": "board_check",
     "Reconstruction": "board_check",
-    "UndecidedBoardError": "board_check",
     "board_winner": "board_check",
     "reconstruct": "board_check",
     "LEVELS": "solver",
     "Analysis": "solver",
-    "LevelError": "solver",
-    "SearchAborted": "solver",
     "Solver": "solver",
     "analyse": "solver",
     "choose_move": "solver",
@@ -51,38 +55,14 @@ _LAZY = {
     "ColumnScore": "columns",
     "column_scores": "columns",
     "Position": "bitboard",
-    "UnsupportedGameError": "bitboard",
 }
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .bitboard import Position, UnsupportedGameError
-    from .board_check import (
-        BoardCharacterError,
-        BoardError,
-        BoardLengthError,
-        BothPlayersWonError,
-        DisjointChainsError,
-        FloatingPieceError,
-        ImpossibleLastMoveError,
-        MoveOrderError,
-        PieceCountError,
-        Reconstruction,
-        UndecidedBoardError,
-        board_winner,
-        reconstruct,
-    )
+    from .bitboard import Position
+    from .board_check import Reconstruction, board_winner, reconstruct
     from .columns import ColumnScore, column_scores
-    from .solver import (
-        LEVELS,
-        Analysis,
-        LevelError,
-        SearchAborted,
-        Solver,
-        analyse,
-        choose_move,
-        solve,
-    )
+    from .solver import LEVELS, Analysis, Solver, analyse, choose_move, solve
 
 
 def __getattr__(name: str) -> object:
@@ -101,10 +81,12 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "AcceleratorError",
     "Analysis",
     "BoardCharacterError",
     "BoardError",
     "BoardLengthError",
+    "BookFormatError",
     "BothPlayersWonError",
     "Cell",
     "Column",

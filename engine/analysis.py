@@ -6,7 +6,7 @@ part of its budget and falls back to the deepening heuristic search on the
 rest, saying in its :class:`Analysis` which one answered. Budgets are spent
 as nodes (see :mod:`engine.budget`): about 80 times more of them for the
 compiled search, which is that much faster (see
-:func:`engine.exact.nodes_per_second`).
+:func:`engine.accelerator.nodes_per_second`).
 """
 
 from __future__ import annotations
@@ -14,10 +14,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from .accelerator import nodes_per_second, runs_native
 from .bitboard import Position
-from .budget import SearchAborted, deadline_for, now
-from .errors import GameOverError
-from .exact import Solver, nodes_per_second, runs_native
+from .budget import deadline_for, now
+from .convert import to_position
+from .errors import GameOverError, SearchAborted
+from .exact import Solver
 from .game import Game
 from .heuristic import HEURISTIC_NODES_PER_SECOND, Heuristic, from_heuristic
 from .rules import Rules
@@ -70,7 +72,7 @@ def position_of(game: Game) -> Position:
     """
     if game.is_over():
         raise GameOverError(f"the game is over after {game.moves_string()!r}")
-    return Position.from_game(game)
+    return to_position(game)
 
 
 def _from_book(position: Position) -> Analysis | None:

@@ -29,18 +29,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from .errors import ColumnFullError, ColumnOutOfRangeError, EngineError
-from .game import Game
+from .errors import ColumnFullError
 from .rules import Rules
+from .validate import check_on_board
 
-__all__ = ["Layout", "Position", "UnsupportedGameError", "compile_function", "layout"]
+__all__ = ["Layout", "Position", "compile_function", "layout"]
 
 Bitboard: TypeAlias = int
 """A set of cells, one bit per cell in the layout drawn above."""
-
-
-class UnsupportedGameError(EngineError):
-    """The game is not one the bitboard or the solver handles (not two players)."""
 
 
 # --- Layout: every mask that depends only on the rules -------------------
@@ -210,6 +206,7 @@ class Position:
     Columns are counted from 0. Unlike :class:`~engine.game.Game`, a
     position does not stop at a win: it is the solver's scratch board, and
     the solver never plays past one. Ask :meth:`is_winning_move` first.
+    :func:`engine.convert.to_position` makes one from a game.
 
     >>> position = Position.from_moves([3, 3, 4, 4, 5, 5])
     >>> position.is_winning_move(2), position.is_winning_move(6), position.can_win_next()
@@ -246,22 +243,6 @@ class Position:
         for column in moves:
             position.play(column)
         return position
-
-    @classmethod
-    def from_game(cls, game: Game) -> Position:
-        """The position of a two-player engine game.
-
-        >>> Position.from_game(Game.from_moves("3,3,4")).moves
-        3
-
-        Raises:
-            UnsupportedGameError: the game is not for exactly two players.
-        """
-        if game.players != 2:
-            raise UnsupportedGameError(
-                f"a bitboard position holds two players, the game has {game.players}"
-            )
-        return cls.from_moves(game.moves, game.rules)
 
     def copy(self) -> Position:
         """An independent position equal to this one."""
@@ -392,11 +373,7 @@ class Position:
         self.moves += 1
 
     def _check_column(self, column: int) -> None:
-        columns = self.layout.rules.columns
-        if not isinstance(column, int) or isinstance(column, bool) or not 0 <= column < columns:
-            raise ColumnOutOfRangeError(
-                f"column {column!r} is not on the board (0-{columns - 1})"
-            )
+        check_on_board(column, self.layout.rules.columns)
 
     def __repr__(self) -> str:
         return (

@@ -26,13 +26,20 @@ from __future__ import annotations
 from itertools import pairwise
 
 from ._value import Value
-from .errors import EngineError, RulesError
+from .errors import (
+    BoardCharacterError,
+    BoardError,
+    BoardLengthError,
+    BothPlayersWonError,
+    DisjointChainsError,
+    FloatingPieceError,
+    ImpossibleLastMoveError,
+    MoveOrderError,
+    PieceCountError,
+    RulesError,
+    UndecidedBoardError,
+)
 from .rules import Rules
-
-# Imported for type checkers only, as in game.py: the terminal game starts lean.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import ClassVar
 
 __all__ = [
     "BoardError",
@@ -60,87 +67,6 @@ NO_WINNER = "X"
 # The four directions of a line as (row step, column step), row 0 at the
 # bottom: across, up, up-right and down-right.
 _DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (-1, 1))
-
-
-# === Exceptions ===
-
-
-class BoardError(EngineError):
-    """A board string that no real game could produce; ``code`` names the rule."""
-
-    code: ClassVar[str] = "invalid_board"
-
-
-class BoardLengthError(BoardError):
-    """The string does not have one character per cell."""
-
-    code = "wrong_length"
-
-
-class BoardCharacterError(BoardError):
-    """A character is not A, B or X."""
-
-    code = "bad_character"
-
-
-class FloatingPieceError(BoardError):
-    """A piece sits above an empty cell of its column."""
-
-    code = "floating_piece"
-
-
-class PieceCountError(BoardError):
-    """The players' piece counts cannot come from alternating turns."""
-
-    code = "impossible_counts"
-
-
-class BothPlayersWonError(BoardError):
-    """Both players have a winning chain; the game stops at the first one."""
-
-    code = "both_players_won"
-
-
-class DisjointChainsError(BoardError):
-    """One player has winning chains with no piece common to all of them.
-
-    Every chain a move completes runs through that move's piece, so the
-    chains of a real win share at least one piece (the seed's
-    ``multiple_winner``).
-    """
-
-    code = "multiple_winner"
-
-
-class ImpossibleLastMoveError(BoardError):
-    """The winning move cannot have been the last one played.
-
-    The shared piece must sit on top of its column, and the piece counts must
-    show that its owner moved last.
-    """
-
-    code = "impossible_last_move"
-
-
-class MoveOrderError(BoardError):
-    """No order of drops, the players taking turns, stacks the columns this way.
-
-    Each rule above can hold and the board still be out of reach: with A
-    first, a lone column holding B under A needs B to move first.
-    """
-
-    code = "no_move_order"
-
-
-class UndecidedBoardError(BoardError):
-    """The bounded search neither found an order of moves nor proved there is none.
-
-    Only :meth:`engine.Game.from_grid` raises it: it needs the moves, where
-    the winner check answers such a board unverified. A larger
-    ``search_limit`` may settle it.
-    """
-
-    code = "undecided"
 
 
 # === The check ===
@@ -224,7 +150,7 @@ def board_winner(
     >>> board_winner("AXXX" "XXXX" "XXXX" "BXXX", rows=4, columns=4)
     Traceback (most recent call last):
       ...
-    engine.board_check.FloatingPieceError: piece 'A' at (3, 0) (index 0) floats above an empty cell
+    engine.errors.FloatingPieceError: piece 'A' at (3, 0) (index 0) floats above an empty cell
 
     Raises:
         RulesError: the board size or chain length is not valid rules, or

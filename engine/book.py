@@ -1,7 +1,7 @@
 """Exact scores of opening positions, read from a data file on first use.
 
 An opening book holds the exact score (Pons' convention, see
-:mod:`engine.solver`) of every position it knows, keyed by the smaller of
+:mod:`engine.score`) of every position it knows, keyed by the smaller of
 the position's :meth:`~engine.bitboard.Position.key` and its mirror image's:
 a position and its left-right mirror have the same score, so one entry
 serves both. Positions where the player to move wins at once are left out;
@@ -35,12 +35,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from .bitboard import Position
-from .errors import EngineError
+from .errors import BookFormatError, EngineError
 from .rules import Rules
+from .score import forced_move, win_score, winning_move
 
 __all__ = [
     "Book",
-    "BookFormatError",
     "DATA_DIR",
     "best_move",
     "book_path",
@@ -60,10 +60,6 @@ _ENTRY_BYTES = 10
 """Key, score and move."""
 _NO_MOVE = 255
 """The move byte of an entry that records no move."""
-
-
-class BookFormatError(EngineError):
-    """A book file is truncated, of another format, or inconsistent."""
 
 
 # === Keys ====================================================================
@@ -97,11 +93,6 @@ def canonical_key(position: Position) -> int:
     """
     key = position.key()
     return min(key, mirror_key(key, position.rules))
-
-
-def _immediate_win_score(rules: Rules, moves: int) -> int:
-    """The score of a position after ``moves`` stones where the player to move wins now."""
-    return (rules.cells + 1 - moves) // 2
 
 
 def position_of_key(key: int, rules: Rules) -> Position:
@@ -216,7 +207,7 @@ class Book:
         if position.rules != self.rules:
             return None
         if position.can_win_next():
-            return _immediate_win_score(self.rules, position.moves)
+            return win_score(self.rules.cells, position.moves)
         if position.moves > self.max_ply:
             return None
         return self.score_of_key(canonical_key(position))
@@ -354,23 +345,20 @@ def best_move(
         book = load(position.rules)
         if book is None:
             return None
-    lay = position.layout
-    possible = position.possible()
-    winning = position.winning_cells() & possible
-    if winning:
-        column = next(c for c in lay.centre_first if winning & lay.column_masks[c])
-        return column, _immediate_win_score(lay.rules, position.moves)
+    won = winning_move(position)
+    if won is not None:
+        return won
     score = book.score(position)
     if score is None:
         return None
     recorded = book.move(position)
     if recorded is not None:
         return recorded, score
+    forced = forced_move(position)
+    if forced is not None:
+        return forced, score
+    lay = position.layout
     safe = position.non_losing_moves()
-    if not safe:
-        # Every move loses at once: block a threat if we can, as the solver does.
-        cells = (possible & position.opponent_winning_cells()) or possible
-        return next(c for c in lay.centre_first if cells & lay.column_masks[c]), score
     for column in lay.centre_first:
         if not safe & lay.column_masks[column]:
             continue

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
-from .errors import EngineError
+from .errors import SearchAborted
 
 __all__ = [
     "CHECK_EVERY",
@@ -27,7 +27,6 @@ __all__ = [
     "SAFETY_FLOOR",
     "WIDE_NATIVE_NODES_PER_SECOND",
     "BudgetedSearch",
-    "SearchAborted",
     "deadline_for",
     "now",
 ]
@@ -66,10 +65,6 @@ CHECK_EVERY = 512
 """Nodes of exact search between two looks at the budget: a few
 milliseconds of pure-Python search, the overshoot of a hard ``time_limit``.
 The compiled search looks at the same nodes, so node counts stay equal."""
-
-
-class SearchAborted(EngineError):
-    """A search ran out of its node or time budget before it finished."""
 
 
 def now() -> float:

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .accelerator import nodes_per_second
 from .bitboard import Position
 from .book import load
 from .budget import deadline_for, now
-from .errors import GameOverError
-from .exact import nodes_per_second
+from .convert import to_position
+from .errors import GameOverError, SearchAborted
 from .game import Game
-from .solver import SearchAborted, Solver, analyse
+from .score import win_score
+from .solver import Solver, analyse
 
 __all__ = ["ColumnScore", "column_scores"]
 
@@ -71,7 +73,7 @@ def column_scores(
     if game.is_over():
         raise GameOverError(f"the game is over after {game.moves_string()!r}")
     start = now()
-    position = Position.from_game(game)
+    position = to_position(game)
     rules = game.rules
     cells = rules.cells
     book = load(rules)
@@ -79,14 +81,14 @@ def column_scores(
     pending: list[tuple[int, Position]] = []
     for column in position.legal_moves():
         if position.is_winning_move(column):
-            scores[column] = ColumnScore((cells + 1 - position.moves) // 2, True)
+            scores[column] = ColumnScore(win_score(cells, position.moves), True)
             continue
         child = position.copy()
         child.play(column)
         if child.is_full():
             scores[column] = ColumnScore(0, True)
         elif child.can_win_next():
-            scores[column] = ColumnScore(-((cells + 1 - child.moves) // 2), True)
+            scores[column] = ColumnScore(-win_score(cells, child.moves), True)
         elif book is not None and (known := book.score(child)) is not None:
             scores[column] = ColumnScore(-known, True)
         else:

@@ -24,6 +24,7 @@ from .errors import EngineError
 from .game import Game
 from .rules import Rules
 from .solver import LEVELS, choose_move
+from .validate import is_int
 
 __all__ = ["DEFAULT_TIMEOUT", "SHARE_OF_TIMEOUT", "MARGIN", "agent", "thinking_time"]
 
@@ -94,7 +95,7 @@ def _timeout(configuration: object) -> float:
     """The configuration's seconds per move: ``actTimeout``, else ``timeout``."""
     for name in ("actTimeout", "timeout"):
         value = _field(configuration, name, None)
-        if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        if (is_int(value) or isinstance(value, float)) and value > 0:
             return float(value)
     return DEFAULT_TIMEOUT
 

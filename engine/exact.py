@@ -5,148 +5,32 @@ alpha-beta, transposition table, null-window iteration, threat-based move
 ordering, loss-avoiding move filter, lower-bound entries), written for any
 board size and chain length.
 
-Scores follow Pons' convention, for the player to move, assuming both sides
-play perfectly (the winner as fast as possible, the loser as slowly):
-
-* 0: a draw.
-* positive: the player to move wins; the score is 1 plus the number of
-  stones the winner would still have had to play had the board been filled,
-  that is ``(cells + 2 - N) // 2`` where ``N`` is the number of stones on
-  the board after the winning one. On 7 x 6 this is ``22 - stones the
-  winner placed``, exactly Pons' numbers; on any board a win with your very
-  last stone scores 1 and a win at once after ``n`` moves scores
-  ``(cells + 1 - n) // 2``.
-* negative: the player to move loses; minus the winner's score.
-
-The search runs in pure Python (the reference, for any board) or in C
+Scores follow Pons' convention (:mod:`engine.score`). The search runs in
+pure Python (the reference, for any board) or in C
 (``engine/_native_search.h``, the same search line for line: same scores,
-moves and node counts) when the accelerator is built and the board's
-bitboard fits it: ``engine._native`` takes boards of up to 64 bits
-(``columns * (rows + 1)``: 7 x 6, 5 x 8, 7 x 8 ...), ``engine._native128``
-those of 65 to 128 bits (8 x 8, 9 x 9, 10 x 10 ...) where the compiler has
-``unsigned __int128``. :class:`Solver` picks the accelerator by itself
-unless told otherwise or the environment variable
-``CONNECT_FOUR_PURE_PYTHON`` is set to ``1``.
+moves and node counts); :mod:`engine.accelerator` chooses which.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
-from types import ModuleType
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
-from . import budget
-from .bitboard import Layout, Position, UnsupportedGameError, layout
-from .budget import BudgetedSearch, SearchAborted
-from .errors import EngineError, GameOverError
+from .accelerator import Backend, pick_accelerator
+from .bitboard import Layout, Position, layout
+from .budget import BudgetedSearch
+from .errors import GameOverError, SearchAborted, UnsupportedGameError
 from .rules import Rules
+from .score import forced_move, win_score, winning_move
 from .table import TABLE_SIZE, TranspositionTable, check_table_size
 
 if TYPE_CHECKING:
     from ._native import Search as NativeSearch  # engine._native128's has the same interface
 
-__all__ = [
-    "NARROW_BITS",
-    "PURE_PYTHON_VARIABLE",
-    "WIDE_BITS",
-    "AcceleratorError",
-    "Backend",
-    "Solver",
-    "accelerator",
-    "accelerator_for",
-    "fits_accelerator",
-    "nodes_per_second",
-    "runs_native",
-    "wide_accelerator",
-]
-
-Backend: TypeAlias = Literal["auto", "native", "python"]
-"""Which search a :class:`Solver` runs: the accelerator where it can
-("auto"), the accelerator or an error ("native"), or pure Python."""
-
-PURE_PYTHON_VARIABLE = "CONNECT_FOUR_PURE_PYTHON"
-"""Set to ``1`` in the environment, "auto" solvers search in pure Python."""
-
-NARROW_BITS = 64
-"""The most bits of a board ``engine._native`` takes (``uint64_t`` bitboards)."""
-
-WIDE_BITS = 128
-"""The most bits of a board ``engine._native128`` takes (``unsigned __int128``
-bitboards), and so any compiled search."""
+__all__ = ["Solver"]
 
 Negamax: TypeAlias = Callable[[int, int, int, int, int, int], int]
-
-
-class AcceleratorError(EngineError):
-    """The compiled search was asked for but cannot run (not built, or board too wide)."""
-
-
-def accelerator() -> ModuleType | None:
-    """The compiled search on 64-bit bitboards, ``engine._native``, or None where it was not built."""
-    try:
-        from . import _native
-    except ImportError:
-        return None
-    return _native
-
-
-def wide_accelerator() -> ModuleType | None:
-    """The compiled search on 128-bit bitboards, ``engine._native128``, or None where it was not built.
-
-    It is left out where there is no C compiler, and where the compiler has
-    no ``unsigned __int128`` (``engine._native.COMPILER_HAS_INT128`` is 0).
-    """
-    try:
-        from . import _native128
-    except ImportError:
-        return None
-    return _native128
-
-
-def accelerator_for(rules: Rules) -> ModuleType | None:
-    """The compiled search module for positions of ``rules``, or None if none is built or fits.
-
-    The 64-bit module for boards of at most :data:`NARROW_BITS` bits, the
-    128-bit one up to :data:`WIDE_BITS`: the narrower is the faster.
-    """
-    bits = layout(rules).bits
-    if bits <= NARROW_BITS:
-        return accelerator()
-    if bits <= WIDE_BITS:
-        return wide_accelerator()
-    return None
-
-
-def fits_accelerator(rules: Rules) -> bool:
-    """Whether a position of ``rules`` fits a compiled search's bitboards (128 bits at most).
-
-    Whether that search is built is another matter (see :func:`runs_native`).
-
-    >>> fits_accelerator(Rules(rows=8, columns=8)), fits_accelerator(Rules(rows=10, columns=12))
-    (True, False)
-    """
-    return layout(rules).bits <= WIDE_BITS
-
-
-def runs_native(rules: Rules) -> bool:
-    """Whether a ``Solver(rules)`` with the default backend runs a compiled search."""
-    return _pick_accelerator(rules, "auto") is not None
-
-
-def nodes_per_second(rules: Rules) -> int:
-    """Exact-search nodes that a second of budget buys a ``Solver(rules)`` with the default backend.
-
-    The rates of :mod:`engine.budget`: the pure-Python one, the 64-bit
-    compiled one, or the 128-bit compiled one, whichever search runs.
-    """
-    native = _pick_accelerator(rules, "auto")
-    if native is None:
-        return budget.NODES_PER_SECOND
-    if layout(rules).bits <= NARROW_BITS:
-        return budget.NATIVE_NODES_PER_SECOND
-    return budget.WIDE_NATIVE_NODES_PER_SECOND
 
 
 class Solver(BudgetedSearch):
@@ -158,7 +42,7 @@ class Solver(BudgetedSearch):
     >>> solver.best_move(Position.from_moves([3, 3, 4, 4], solver.rules))
     (2, 18)
 
-    ``backend`` chooses the search (see :data:`Backend`); :attr:`backend`
+    ``backend`` chooses the search (see :data:`~engine.accelerator.Backend`); :attr:`backend`
     tells which one runs. The table (:mod:`engine.table`) keeps its
     ``table_size`` slots across searches until :meth:`reset`.
     ``explored`` counts the positions searched since the last reset.
@@ -176,7 +60,7 @@ class Solver(BudgetedSearch):
         check_table_size(table_size)
         self.rules = rules
         self.layout: Layout = layout(rules)
-        native = _pick_accelerator(rules, backend)
+        native = pick_accelerator(rules, backend)
         self.backend: Literal["native", "python"] = "python" if native is None else "native"
         """The search that runs: compiled or pure Python."""
         self._native_search: NativeSearch | None = None
@@ -239,12 +123,12 @@ class Solver(BudgetedSearch):
         cells, moves = self.rules.cells, position.moves
         current, mask = position.current, position.mask
         if position.can_win_next():
-            return (cells + 1 - moves) // 2
+            return win_score(cells, moves)
         if cells - moves > sys.getrecursionlimit() - 100:
             # One stack frame per move: a huge board would overflow the stack.
             raise SearchAborted(f"{cells - moves} empty cells are too many to solve")
-        lower = -((cells - moves) // 2)
-        upper = (cells + 1 - moves) // 2
+        lower = -win_score(cells, moves + 1)  # lost at the opponent's next move
+        upper = win_score(cells, moves)
         threats = self.layout.winning_cells(current ^ mask, mask)
         negamax = self._negamax
         while lower < upper:
@@ -271,20 +155,16 @@ class Solver(BudgetedSearch):
             SearchAborted: the node or time budget ran out.
         """
         self._check_playable(position)
+        won = winning_move(position)
+        if won is not None:
+            return won
+        score = self.score(position)
+        forced = forced_move(position)
+        if forced is not None:
+            return forced, score
         lay = self.layout
         columns = lay.column_masks
-        possible = position.possible()
-        winning = position.winning_cells() & possible
-        if winning:
-            column = next(c for c in lay.centre_first if winning & columns[c])
-            return column, (lay.rules.cells + 1 - position.moves) // 2
-        score = self.score(position)
         safe = position.non_losing_moves()
-        if not safe:
-            # Every move loses at once: block one threat if we can, for form.
-            blocks = possible & position.opponent_winning_cells()
-            cells = blocks or possible
-            return next(c for c in lay.centre_first if cells & columns[c]), score
         current, mask, moves = position.current, position.mask, position.moves
         for column in lay.centre_first:
             cell = safe & columns[column]
@@ -364,6 +244,8 @@ class Solver(BudgetedSearch):
             solver.explored += 1
             if solver.explored >= next_check:
                 next_check = solver.check_budget()
+            # The bounds below are win_score() written out: this is the
+            # hottest loop, where a function call per node shows.
             possible = (mask + bottom) & board
             forced = possible & threats
             if forced:
@@ -442,35 +324,6 @@ class Solver(BudgetedSearch):
             return negamax(current, mask, moves, alpha, beta, threats)
 
         return start
-
-
-def _pick_accelerator(rules: Rules, backend: Backend) -> ModuleType | None:
-    """The compiled module to search with, or None for pure Python.
-
-    Raises:
-        ValueError: ``backend`` is not a :data:`Backend`.
-        AcceleratorError: ``backend`` is "native" and the accelerator cannot run.
-    """
-    if backend not in ("auto", "native", "python"):
-        raise ValueError(f"backend must be 'auto', 'native' or 'python', got {backend!r}")
-    if backend == "python":
-        return None
-    if backend == "auto" and os.environ.get(PURE_PYTHON_VARIABLE) == "1":
-        return None
-    native = accelerator_for(rules)
-    if native is None and backend == "native":
-        bits = layout(rules).bits
-        if bits > WIDE_BITS:
-            raise AcceleratorError(
-                f"{rules!r} needs {bits}-bit bitboards; the accelerator takes at most {WIDE_BITS}"
-            )
-        if bits <= NARROW_BITS:
-            raise AcceleratorError("the accelerator engine._native is not built")
-        raise AcceleratorError(
-            f"the accelerator engine._native128 for boards of {NARROW_BITS + 1} to {WIDE_BITS}"
-            " bits is not built (it needs a C compiler with unsigned __int128)"
-        )
-    return native
 
 
 def _half(value: int) -> int:

@@ -12,13 +12,13 @@ from __future__ import annotations
 from ._value import Value
 from .errors import (
     ColumnFullError,
-    ColumnOutOfRangeError,
     GameOverError,
     NotYourTurnError,
     PlayerNotActiveError,
     RulesError,
 )
 from .rules import Rules
+from .validate import check_on_board, is_int
 
 # Imported for type checkers only: the terminal game's start-up stays lean.
 TYPE_CHECKING = False
@@ -154,7 +154,7 @@ class Game:
         Raises:
             RulesError: fewer than two players, or ``players`` not an int.
         """
-        if not isinstance(players, int) or isinstance(players, bool) or players < 2:
+        if not is_int(players) or players < 2:
             raise RulesError(f"a game needs at least 2 players, got {players!r}")
         self.rules: Rules = rules if rules is not None else Rules()
         self.players: int = players
@@ -309,10 +309,7 @@ class Game:
             ColumnOutOfRangeError: the cell is not on the board.
         """
         self._check_column(column)
-        if not isinstance(row, int) or isinstance(row, bool) or not 0 <= row < self.rules.rows:
-            raise ColumnOutOfRangeError(
-                f"row {row!r} is not on the board (0-{self.rules.rows - 1})"
-            )
+        check_on_board(row, self.rules.rows, "row")
         owner = self._cells[(row + 1) * self._width + column + 1]
         return None if owner == _EMPTY else owner
 
@@ -330,8 +327,7 @@ class Game:
         """Whether a marker may be dropped into ``column`` now."""
         return (
             self._outcome is None
-            and isinstance(column, int)
-            and not isinstance(column, bool)
+            and is_int(column)
             and 0 <= column < self.rules.columns
             and self._heights[column] < self.rules.rows
         )
@@ -499,21 +495,10 @@ class Game:
         return winning
 
     def _check_column(self, column: Column) -> None:
-        if (
-            not isinstance(column, int)
-            or isinstance(column, bool)
-            or not 0 <= column < self.rules.columns
-        ):
-            raise ColumnOutOfRangeError(
-                f"column {column!r} is not on the board (0-{self.rules.columns - 1})"
-            )
+        check_on_board(column, self.rules.columns)
 
     def _check_active(self, player: Player) -> None:
-        if (
-            not isinstance(player, int)
-            or isinstance(player, bool)
-            or not 0 <= player < self.players
-        ):
+        if not is_int(player) or not 0 <= player < self.players:
             raise PlayerNotActiveError(f"there is no player {player!r} in this game")
         if not self._active[player]:
             raise PlayerNotActiveError(f"player {player} has quit the game")

@@ -47,7 +47,7 @@ def moves_of_grid(
     ... )
     Traceback (most recent call last):
       ...
-    engine.board_check.MoveOrderError: no order of drops, ... 'BA', '')
+    engine.errors.MoveOrderError: no order of drops, ... 'BA', '')
     """
     letter_of: dict[object, str] = {markers[0]: "A", markers[1]: "B", empty: "X"}
     if len(letter_of) != 3:

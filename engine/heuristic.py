@@ -14,6 +14,7 @@ from collections.abc import Callable
 from .bitboard import Layout, Position, compile_function, layout
 from .budget import CHECK_EVERY, BudgetedSearch
 from .rules import Rules
+from .score import win_score
 
 __all__ = ["HEURISTIC_NODES_PER_SECOND", "WIN", "Heuristic", "from_heuristic"]
 
@@ -234,6 +235,6 @@ def from_heuristic(value: int, cells: int) -> tuple[int, bool]:
     if abs(value) < WIN - cells - 1:
         return value, False
     stones_before = WIN - abs(value)
-    score = (cells + 1 - stones_before) // 2
+    score = win_score(cells, stones_before)
     return (score if value > 0 else -score), True
 

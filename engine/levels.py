@@ -8,15 +8,12 @@ from types import MappingProxyType
 
 from .analysis import analyse, deepen, position_of
 from .budget import deadline_for, now
-from .errors import EngineError
+from .errors import LevelError
 from .game import Game
 from .rules import Rules  # noqa: F401 (the doctests use it)
+from .validate import is_int
 
-__all__ = ["LEVELS", "LevelError", "choose_move"]
-
-
-class LevelError(EngineError):
-    """A computer level that does not exist was asked for."""
+__all__ = ["LEVELS", "choose_move"]
 
 
 LEVELS: Mapping[int, str] = MappingProxyType(
@@ -56,7 +53,7 @@ def choose_move(
         GameOverError: the game is won or drawn.
         UnsupportedGameError: the game is not for two players.
     """
-    if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
+    if not is_int(level) or level not in LEVELS:
         raise LevelError(f"level must be one of {sorted(LEVELS)}, got {level!r}")
     position = position_of(game)
     top = max(LEVELS)

@@ -7,8 +7,9 @@ digit, the commas may be left out: ``"334"``.
 
 from __future__ import annotations
 
-from .errors import ColumnOutOfRangeError, MoveSyntaxError
+from .errors import MoveSyntaxError
 from .rules import Rules
+from .validate import off_board
 
 __all__ = ["parse_column", "parse_moves", "format_moves"]
 
@@ -36,16 +37,9 @@ def parse_column(text: str, rules: Rules) -> int:
     if not text or not _ASCII_DIGITS.issuperset(text) or (len(text) > 1 and text[0] == "0"):
         raise MoveSyntaxError(f"{text!r} is not a column number")
     # Bound the length before int(): a thousand digits are no column either.
-    if len(text) > len(str(rules.columns - 1)):
-        raise ColumnOutOfRangeError(
-            f"column {text} is not on the board (0-{rules.columns - 1})"
-        )
-    column = int(text)
-    if column >= rules.columns:
-        raise ColumnOutOfRangeError(
-            f"column {column} is not on the board (0-{rules.columns - 1})"
-        )
-    return column
+    if len(text) > len(str(rules.columns - 1)) or int(text) >= rules.columns:
+        raise off_board(text, rules.columns)  # shown as typed, digits only
+    return int(text)
 
 
 def parse_moves(text: str, rules: Rules) -> list[int]:

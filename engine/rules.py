@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ._value import Value
 from .errors import RulesError
+from .validate import is_int
 
 __all__ = ["Rules"]
 
@@ -48,8 +49,7 @@ class Rules(Value):
         allow_unwinnable: bool = False,
     ) -> None:
         for name, value in (("rows", rows), ("columns", columns), ("connect", connect)):
-            # bool is an int subclass; True rows is nonsense, not 1 row.
-            if not isinstance(value, int) or isinstance(value, bool):
+            if not is_int(value):
                 raise RulesError(f"{name} must be an integer, got {value!r}")
             if value < 1:
                 raise RulesError(f"{name} must be at least 1, got {value}")

@@ -3,22 +3,27 @@
 The public face of the solver, gathered from the modules that do one job
 each:
 
+* :mod:`engine.score`: the score convention, and the moves it settles alone;
 * :mod:`engine.exact`: the exact search (:class:`Solver`), in pure Python or
-  through the compiled accelerator, and the score convention;
+  through the compiled accelerator;
+* :mod:`engine.accelerator`: which compiled search, if any, runs;
 * :mod:`engine.table`: its fixed-size transposition table;
 * :mod:`engine.heuristic`: the depth-limited search for positions too big;
 * :mod:`engine.analysis`: :func:`solve`, :func:`analyse` and the fallback
   from the one search to the other;
 * :mod:`engine.levels`: the computer's levels and :func:`choose_move`;
-* :mod:`engine.budget`: node budgets, the clock's safety net, SearchAborted.
+* :mod:`engine.budget`: node budgets and the clock's safety net;
+* :mod:`engine.errors`: every exception, SearchAborted and LevelError among them.
 """
 
 from __future__ import annotations
 
+from .accelerator import PURE_PYTHON_VARIABLE
 from .analysis import Analysis, analyse, solve
-from .budget import NODES_PER_SECOND, SAFETY_FACTOR, SAFETY_FLOOR, SearchAborted
-from .exact import PURE_PYTHON_VARIABLE, AcceleratorError, Solver
-from .levels import LEVELS, LevelError, choose_move
+from .budget import NODES_PER_SECOND, SAFETY_FACTOR, SAFETY_FLOOR
+from .errors import AcceleratorError, LevelError, SearchAborted
+from .exact import Solver
+from .levels import LEVELS, choose_move
 
 __all__ = [
     "LEVELS",

@@ -19,6 +19,8 @@ from __future__ import annotations
 import mmap
 from collections.abc import MutableSequence
 
+from .validate import is_int
+
 __all__ = [
     "CODE_OFFSET",
     "MAX_TABLE_SIZE",
@@ -57,11 +59,7 @@ def check_table_size(size: int) -> int:
     Raises:
         ValueError: ``size`` is not an int within MIN_TABLE_SIZE..MAX_TABLE_SIZE.
     """
-    if (
-        not isinstance(size, int)
-        or isinstance(size, bool)
-        or not MIN_TABLE_SIZE <= size <= MAX_TABLE_SIZE
-    ):
+    if not is_int(size) or not MIN_TABLE_SIZE <= size <= MAX_TABLE_SIZE:
         raise ValueError(
             f"a table has {MIN_TABLE_SIZE} to {MAX_TABLE_SIZE} slots, not {size!r}"
         )

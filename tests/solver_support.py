@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.exact import PURE_PYTHON_VARIABLE, Backend, accelerator, wide_accelerator
+from engine.accelerator import PURE_PYTHON_VARIABLE, Backend, accelerator, wide_accelerator
 
 SAMPLE = Path(__file__).parent / "data" / "pons_sample.txt"
 

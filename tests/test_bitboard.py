@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bitboard import Position, UnsupportedGameError, layout
-from engine.errors import ColumnFullError, ColumnOutOfRangeError
+import engine.bitboard as bitboard_module
+from engine.bitboard import Position, layout
+from engine.convert import to_position
+from engine.errors import ColumnFullError, ColumnOutOfRangeError, UnsupportedGameError
 from engine.game import Game
 from engine.rules import Rules
 
@@ -70,7 +75,7 @@ def test_keys_differ_exactly_when_positions_differ(
             if column < rules.columns and game.can_play(column):
                 game.play(column)
         games.append(game)
-    a, b = (Position.from_game(game) for game in games)
+    a, b = (to_position(game) for game in games)
     same = games[0].grid() == games[1].grid()
     assert (a.key() == b.key()) == same
 
@@ -86,14 +91,14 @@ def test_non_losing_moves_never_hand_over_an_immediate_win(
         game.play(column)
     if game.is_over():
         return
-    position = Position.from_game(game)
+    position = to_position(game)
     if position.can_win_next():
         return
     safe = position.non_losing_columns()
     for column in game.legal_moves():
         game.play(column)
         reply_wins = not game.is_over() and any(
-            Position.from_game(game).is_winning_move(c) for c in game.legal_moves()
+            to_position(game).is_winning_move(c) for c in game.legal_moves()
         )
         game.pop()
         if column in safe:
@@ -102,7 +107,7 @@ def test_non_losing_moves_never_hand_over_an_immediate_win(
     if not safe:
         for column in game.legal_moves():
             game.play(column)
-            assert game.is_over() or Position.from_game(game).can_win_next()
+            assert game.is_over() or to_position(game).can_win_next()
             game.pop()
 
 
@@ -150,9 +155,9 @@ def test_play_off_the_board_raises() -> None:
         Position(Rules()).is_winning_move(-1)
 
 
-def test_from_game_refuses_three_players() -> None:
+def test_to_position_refuses_three_players() -> None:
     with pytest.raises(UnsupportedGameError):
-        Position.from_game(Game(Rules(), players=3))
+        to_position(Game(Rules(), players=3))
 
 
 def test_layout_is_cached_per_rules() -> None:
@@ -175,3 +180,15 @@ def test_layout_counts_the_bits_of_a_bitboard_with_sentinels(
     lay = layout(Rules(rows=rows, columns=columns))
     assert lay.bits == bits
     assert (lay.bottom_mask << rows).bit_length() == bits  # the last sentinel is the top bit
+
+
+def test_the_bitboard_module_does_not_import_the_game() -> None:
+    """The solver's board stands alone; engine.convert turns a Game into a Position."""
+    source = Path(bitboard_module.__file__).read_text()
+    imported = {
+        node.module
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ImportFrom) and node.module is not None
+    }
+    assert "rules" in imported  # the walk sees the module's relative imports
+    assert "game" not in imported and "engine.game" not in imported

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import random
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from test_solver import brute_force
@@ -28,19 +26,11 @@ from engine.book import (
 )
 from engine.rules import Rules
 from engine.solver import SearchAborted, Solver
+from tools import make_book
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load_generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_book", ROOT / "tools" / "make_book.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-make_book = _load_generator()
 
 BIG_BOARDS = [Rules(rows=5, columns=8), Rules(rows=6, columns=7)]
 

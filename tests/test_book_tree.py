@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -13,22 +10,7 @@ from engine.bitboard import Position
 from engine.book import Book, best_move, canonical_key
 from engine.rules import Rules
 from engine.solver import Solver
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load(name: str) -> ModuleType:
-    sys.path.insert(0, str(ROOT / "tools"))
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-book_tree = _load("book_tree")
-make_book = _load("make_book")
+from tools import book_tree, make_book
 
 RULES = Rules(rows=4, columns=5)
 DEPTH = 8

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from engine import book as book_module
-from engine.bitboard import Position
 from engine.book import Book, book_path, canonical_key
 from engine.columns import ColumnScore, column_scores
+from engine.convert import to_position
 from engine.errors import GameOverError
 from engine.game import Game
 from engine.rules import Rules
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.usefixtures("no_opening_books")  # each test sees only 
 
 
 def _expected(game: Game, solver: Solver) -> dict[int, int]:
-    position = Position.from_game(game)
+    position = to_position(game)
     cells = game.rules.cells
     expected: dict[int, int] = {}
     for column in position.legal_moves():
@@ -70,7 +70,7 @@ def test_a_column_out_of_time_gets_a_marked_estimate() -> None:
 def test_the_book_answers_where_the_search_has_no_time(no_opening_books: Path) -> None:
     rules = Rules(rows=4, columns=5)
     game = Game.from_moves("2,2,1", rules)
-    position = Position.from_game(game)
+    position = to_position(game)
     solver = Solver(rules)
     entries = {}
     for column in position.legal_moves():

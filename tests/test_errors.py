@@ -1,4 +1,4 @@
-"""Tests of engine.errors: one family, one class per kind of failure."""
+"""Tests of engine.errors: one family, one class per kind of failure, all in one module."""
 
 from __future__ import annotations
 
@@ -25,9 +25,33 @@ from engine import (
     errors,
     parse_column,
 )
+from engine.board_check import board_winner
+from engine.book import Book
+from engine.convert import to_position
+from engine.errors import (
+    AcceleratorError,
+    BoardCharacterError,
+    BoardError,
+    BoardLengthError,
+    BookFormatError,
+    BothPlayersWonError,
+    DisjointChainsError,
+    FloatingPieceError,
+    ImpossibleLastMoveError,
+    LevelError,
+    MoveOrderError,
+    PieceCountError,
+    SearchAborted,
+    UndecidedBoardError,
+    UnsupportedGameError,
+)
+from engine.exact import Solver
+from engine.levels import choose_move
 
 ERROR_CLASSES = [getattr(errors, name) for name in errors.__all__]
-SPECIFIC_CLASSES = [cls for cls in ERROR_CLASSES if cls is not EngineError]
+FAMILIES = [EngineError, BoardError]
+"""The bases: EngineError of all, BoardError of the board check's refusals."""
+SPECIFIC_CLASSES = [cls for cls in ERROR_CLASSES if cls not in FAMILIES]
 
 
 def _full_column() -> None:
@@ -44,6 +68,17 @@ def _quit_twice() -> None:
     game.quit(2)
 
 
+def _spent_budget() -> None:
+    solver = Solver(Rules(rows=6, columns=7))
+    solver.node_limit = 1
+    solver.score(to_position(Game.from_moves("3", Rules(rows=6, columns=7))))
+
+
+def _bottom(row: str) -> str:
+    """A 6 x 7 board string, empty but for its bottom row."""
+    return "X" * 35 + row
+
+
 # One way to cause each failure; each must raise exactly its own class.
 CAUSES: list[tuple[type[EngineError], str, Callable[[], object]]] = [
     (RulesError, "zero rows", lambda: Rules(rows=0)),
@@ -57,6 +92,20 @@ CAUSES: list[tuple[type[EngineError], str, Callable[[], object]]] = [
     (NotYourTurnError, "player 1 moving first", _not_your_turn),
     (PlayerNotActiveError, "an unknown player", lambda: Game().quit(5)),
     (PlayerNotActiveError, "a player quitting twice", _quit_twice),
+    (UnsupportedGameError, "a bitboard of three players", lambda: to_position(Game(players=3))),
+    (LevelError, "level 99", lambda: choose_move(Game(), 99)),
+    (SearchAborted, "a budget of one node", _spent_budget),
+    (AcceleratorError, "a native search of a board too wide", lambda: Solver(Rules(20, 20), backend="native")),
+    (BookFormatError, "a book of keys over 64 bits", lambda: Book(Rules(rows=9, columns=9), 0, {})),
+    (BoardLengthError, "a board one cell short", lambda: board_winner("X" * 41)),
+    (BoardCharacterError, "an O on the board", lambda: board_winner("X" * 41 + "O")),
+    (FloatingPieceError, "a piece in the air", lambda: board_winner("X" * 28 + "XAXXXXX" + "BXXXXXX")),
+    (PieceCountError, "B first", lambda: board_winner(_bottom("BXXXXXX"))),
+    (BothPlayersWonError, "two winners", lambda: board_winner("X" * 14 + "ABXXXXX" * 4)),
+    (DisjointChainsError, "two rows of four", lambda: board_winner("X" * 21 + "XXXXBBX" + "AAAABBB" * 2)),
+    (ImpossibleLastMoveError, "a winner who did not move last", lambda: board_winner("X" * 28 + "XXXXBXX" + "AAAABBB")),
+    (MoveOrderError, "B under A alone", lambda: board_winner("XXXX" "XXXX" "AXXX" "BXXX", rows=4, columns=4)),
+    (UndecidedBoardError, "a grid no search may settle", lambda: Game.from_grid(list(_bottom("ABXXXXX")), Rules(6, 7), markers=("A", "B"), empty="X", search_limit=0)),
 ]
 
 
@@ -71,8 +120,12 @@ def test_engine_error_derives_directly_from_value_error() -> None:
 
 
 @pytest.mark.parametrize("cls", SPECIFIC_CLASSES, ids=lambda cls: cls.__name__)
-def test_every_specific_error_derives_directly_from_engine_error(cls: type[Exception]) -> None:
-    assert cls.__bases__ == (EngineError,)
+def test_every_specific_error_derives_directly_from_one_family(cls: type[Exception]) -> None:
+    assert len(cls.__bases__) == 1 and cls.__bases__[0] in FAMILIES
+
+
+def test_the_board_family_derives_directly_from_engine_error() -> None:
+    assert BoardError.__bases__ == (EngineError,)
 
 
 @pytest.mark.parametrize(
@@ -144,3 +197,17 @@ def test_every_exception_defined_anywhere_in_the_engine_is_an_engine_error() -> 
         and not issubclass(value, EngineError)
     ]
     assert strays == []
+
+
+def test_every_exception_of_the_engine_is_defined_in_errors() -> None:
+    """Where a reader looks for them: the modules that raise them import them."""
+    elsewhere = [
+        f"{module.__name__}.{name}"  # type: ignore[attr-defined]
+        for module in _engine_modules()
+        for name, value in vars(module).items()
+        if inspect.isclass(value)
+        and issubclass(value, BaseException)
+        and value.__module__ not in ("engine.errors", "builtins")
+        and value.__module__.startswith("engine")
+    ]
+    assert elsewhere == []

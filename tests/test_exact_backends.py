@@ -23,14 +23,11 @@ from solver_support import (
 )
 
 import engine.budget as budget_module
-from engine.bitboard import Position, layout
-from engine.exact import (
+from engine.accelerator import (
     NARROW_BITS,
     PURE_PYTHON_VARIABLE,
     WIDE_BITS,
-    AcceleratorError,
     Backend,
-    Solver,
     accelerator,
     accelerator_for,
     fits_accelerator,
@@ -38,9 +35,13 @@ from engine.exact import (
     runs_native,
     wide_accelerator,
 )
+from engine.bitboard import Position, layout
+from engine.convert import to_position
+from engine.errors import AcceleratorError, SearchAborted
+from engine.exact import Solver
 from engine.game import Game
 from engine.rules import Rules
-from engine.solver import LEVELS, SearchAborted, choose_move, solve
+from engine.solver import LEVELS, choose_move, solve
 from engine.table import TABLE_SIZE
 
 __all__ = ["backend"]  # the fixture, imported for pytest to find
@@ -130,7 +131,7 @@ def _random_position(rules: Rules, rng: random.Random, most_empty: int) -> Posit
             break
     if game.is_over() or rules.cells - len(game.moves) > most_empty:
         return None
-    return Position.from_game(game)
+    return to_position(game)
 
 
 def _quiet_position(rules: Rules, rng: random.Random, empty: int) -> Position | None:
@@ -160,7 +161,7 @@ def _quiet_position(rules: Rules, rng: random.Random, empty: int) -> Position | 
             game.pop()
         return False
 
-    return Position.from_game(game) if extend() else None
+    return to_position(game) if extend() else None
 
 
 def _wide_positions(rng: random.Random, count: int, most_empty: int) -> list[tuple[Rules, Position]]:
@@ -525,9 +526,9 @@ def test_the_wide_accelerator_is_built_where_the_compiler_can() -> None:
 
 
 def test_a_wide_board_without_its_module_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.exact as exact_module
+    import engine.accelerator as accelerator_module
 
-    monkeypatch.setattr(exact_module, "wide_accelerator", lambda: None)
+    monkeypatch.setattr(accelerator_module, "wide_accelerator", lambda: None)
     monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
     wide = Rules(rows=8, columns=8)
     assert fits_accelerator(wide) and not runs_native(wide)

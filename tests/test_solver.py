@@ -9,10 +9,11 @@ import pytest
 from solver_support import SteppingClock, backend, pons_sample, require_wide_accelerator
 
 import engine.budget as budget_module
+from engine.accelerator import Backend, fits_accelerator, nodes_per_second
 from engine.analysis import deepen
-from engine.bitboard import Position, UnsupportedGameError
-from engine.errors import EngineError, GameOverError
-from engine.exact import Backend, fits_accelerator, nodes_per_second
+from engine.bitboard import Position
+from engine.convert import to_position
+from engine.errors import EngineError, GameOverError, UnsupportedGameError
 from engine.game import Game
 from engine.rules import Rules
 from engine.solver import (
@@ -116,7 +117,7 @@ def test_best_move_achieves_the_score(index: int, backend: Backend) -> None:
     if child.is_over():
         assert expected == (STANDARD.cells + 1 - len(moves)) // 2
     else:
-        assert Solver(STANDARD, backend=backend).score(Position.from_game(child)) == -expected
+        assert Solver(STANDARD, backend=backend).score(to_position(child)) == -expected
 
 
 TINY_RULES = [
@@ -143,8 +144,8 @@ def test_tiny_boards_match_brute_force(rules: Rules, backend: Backend) -> None:
             continue
         expected = brute_force(rules, game.moves)
         solver.reset()
-        assert solver.score(Position.from_game(game)) == expected, game.moves
-        column, score = solver.best_move(Position.from_game(game))
+        assert solver.score(to_position(game)) == expected, game.moves
+        column, score = solver.best_move(to_position(game))
         assert score == expected
         played = len(game.moves)
         game.play(column)
@@ -178,7 +179,7 @@ def test_boards_wider_than_64_bits_are_solved_exactly(rules: Rules, backend: Bac
             continue  # it ended early
         solver = Solver(rules)
         assert solver.backend == expected_backend
-        column, score = solver.best_move(Position.from_game(game))
+        column, score = solver.best_move(to_position(game))
         assert score == brute_force(rules, game.moves)
         game.play(column)
         assert game.is_over() or brute_force(rules, game.moves) == -score

@@ -1,32 +1,46 @@
-"""Compute an opening book: the exact score of every position up to a ply.
+"""Compute an opening book: the exact scores and moves of a perfect computer's openings.
 
-Run from the repository root::
+Run from the repository root (or, with the project installed, anywhere)::
 
-    python3 tools/make_book.py --rows 5 --columns 8 --depth 10          # build, or resume
-    python3 tools/make_book.py --rows 6 --columns 7 --depth 9 --workers 1
-    python3 tools/make_book.py --rows 5 --columns 8 --measure 11 --samples 40
-    python3 tools/make_book.py --rows 5 --columns 8 --depth 10 --write-only
+    python -m tools.make_book --rows 5 --columns 8 --tree --depth 24 --hard-nodes 4000000
+    python -m tools.make_book --rows 6 --columns 7 --tree --depth 24 --status
+    python -m tools.make_book --rows 5 --columns 8 --measure 11 --samples 40
 
-How: every position up to ``--depth`` stones is listed (one entry for a
-position and its mirror image; positions where the player to move wins at
-once are left out, their score is known). Only the positions *at* the depth
-are searched, by the exact solver, in parallel; every shallower score then
-follows by negamax over the children, which costs no search at all. Each
-depth-``d`` position takes less search than its parents, and this way none
-of the hard shallow positions is ever searched.
+Play-tree mode (``--tree``), which built the shipped books
+(``tools/build_books.sh`` runs it for both boards): the book holds the part
+of the game tree a perfect computer can meet, playing first or second, with
+the move it plays wherever it is to move (:mod:`tools.book_tree` says which
+positions and why). Each computer node is one exact ``best_move`` search
+from an empty table, in parallel over ``--workers`` processes; a node whose
+search explored more than ``--hard-nodes`` positions is expanded further,
+down to ``--depth`` stones, and below an easy one the computer searches at
+play time. Results are appended, one ``key score move explored seconds``
+line per node, to ``<work-dir>/<rows>x<columns>-connect<k>-tree<d>-hard<n>/
+nodes.txt`` as soon as each is known; a run reads that file first, so stop
+it at any moment and start the same command again. ``--status`` prints the
+progress and a forecast; ``--write-only`` writes the book from the nodes
+solved so far. The work folder defaults to ``tools/book-progress``, where
+the nodes of the shipped books are committed: there the command only
+writes those books again.
 
-The positions are solved in breadth-first order of their first discovery,
-centre columns first, so the subtree of the centre opening is done first: a
-book written from an interrupted run (``--write-only``) already holds every
-position whose whole subtree down to the depth is solved.
+Full-width mode (without ``--tree``): every position up to ``--depth``
+stones is listed (one entry for a position and its mirror image; positions
+where the player to move wins at once are left out, their score is known).
+Only the positions *at* the depth are searched, by the exact solver, in
+parallel; every shallower score then follows by negamax over the children.
+Positions are solved breadth-first in order of discovery, centre columns
+first, so a book written from an interrupted run (``--write-only``) already
+holds every position whose whole subtree is solved. Progress goes to
+``<work-dir>/<rows>x<columns>-connect<k>-ply<d>/solved.txt``, one ``key
+score`` line at a time. Deep enough for play at 1 s a move, this mode takes
+far too long (``--measure`` times a sample of one ply); it suits small
+boards and shallow books::
 
-Resuming: each result is appended, one ``key score`` line at a time, to
-``<work-dir>/<rows>x<columns>-connect<k>-ply<d>/solved.txt`` as soon as it
-is known; a run reads that file first and skips what is there. Stop the run
-at any moment (Ctrl-C, kill, a reboot) and start the same command again.
+    python -m tools.make_book --rows 4 --columns 5 --depth 8 --workers 1
 
-The book is written to ``engine/data/`` (see :mod:`engine.book` for the
-format) when every position is solved, or at once with ``--write-only``.
+Either way the book is written to ``engine/data/`` (see :mod:`engine.book`
+for the format) or to ``--output``, when every position is solved, or at
+once with ``--write-only``.
 """
 
 from __future__ import annotations
@@ -42,16 +56,12 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from engine.bitboard import Position  # noqa: E402
-from engine.book import DATA_DIR, Book, book_path, mirror_key, position_of_key  # noqa: E402
-from engine.rules import Rules  # noqa: E402
-from engine.solver import Solver  # noqa: E402
-
-sys.path.insert(0, str(ROOT / "tools"))
-from book_tree import (  # noqa: E402
+from engine.bitboard import Position
+from engine.book import DATA_DIR, Book, book_path, mirror_key, position_of_key
+from engine.rules import Rules
+from engine.score import win_score
+from engine.solver import Solver
+from tools.book_tree import (
     Node,
     PlayTree,
     game_continuing_children,
@@ -60,7 +70,9 @@ from book_tree import (  # noqa: E402
     read_nodes,
 )
 
-DEFAULT_WORK_DIR = Path("/work/book-build")
+DEFAULT_WORK_DIR = Path(__file__).resolve().parent / "book-progress"
+"""Where progress goes unless ``--work-dir`` says: beside this tool, where the
+solved nodes of the shipped books are committed."""
 
 Scorer = Callable[[Position], int]
 
@@ -126,7 +138,7 @@ def back_up(rules: Rules, plies: list[dict[int, None]], solved: dict[int, int]) 
                 if child is None:
                     value = 0  # the move fills the board: a draw
                 elif child.can_win_next():
-                    value = -((cells + 1 - child.moves) // 2)
+                    value = -win_score(cells, child.moves)
                 else:
                     child_score = known.get(child_key)
                     if child_score is None:
@@ -429,7 +441,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--solver", choices=("python", "native"), default="native")
     parser.add_argument("--chunk", type=int, default=32, help="positions per task")
-    parser.add_argument("--work-dir", type=Path, default=DEFAULT_WORK_DIR)
+    parser.add_argument(
+        "--work-dir", type=Path, default=DEFAULT_WORK_DIR,
+        help="where the progress files live (default: tools/book-progress)",
+    )
     parser.add_argument("--output", type=Path, help=f"the book file (default: in {DATA_DIR})")
     parser.add_argument(
         "--tree", action="store_true",

@@ -2,7 +2,7 @@
 
 Every test that touches stored games runs twice, through the one
 parametrised fixture :func:`database`: on a new SQLite file, and on a new
-PostgreSQL database of a throw-away cluster (``postgres_cluster.py``)
+PostgreSQL database of a throw-away cluster (``bench/postgres_cluster.py``)
 started once per session.
 """
 
@@ -16,8 +16,8 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from postgres_cluster import Cluster, ClusterUnavailable, start_cluster
 
+from bench.postgres_cluster import Cluster, ClusterUnavailable, start_cluster
 from server_support import REPOSITORY, Database, Server
 from service.main import create_app
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from postgres_cluster import Cluster
 
+from bench.postgres_cluster import Cluster
 from service.errors import StorageError
 from service.main import create_app
 from service.storage import open_store

@@ -1,0 +1,1 @@
+"""Benchmarks, run from the repository root as ``python -m bench.<name>`` (see the README)."""
