@@ -183,7 +183,7 @@ class Solver(BudgetedSearch):
     # --- Internals -----------------------------------------------------------
 
     def _check_playable(self, position: Position) -> None:
-        if position.layout is not self.layout:
+        if position.rules != self.rules:
             raise UnsupportedGameError(
                 f"the solver is for {self.rules!r}, the position for {position.rules!r}"
             )
