@@ -6,7 +6,7 @@ import random
 
 from engine import Game, solver
 
-from .options import Settings
+from .settings import Settings
 
 __all__ = ["Computer"]
 

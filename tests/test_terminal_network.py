@@ -11,13 +11,11 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from network_support import create_game, moves_of
+from terminal.errors import BadResponse, ServerUnreachable, ServiceRefused
 from terminal.network import (
     MAX_RESPONSE_BYTES,
-    BadResponse,
     DropTokenClient,
     GameAddress,
-    ServerUnreachable,
-    ServiceRefused,
     parse_join_url,
     parse_server_url,
 )
