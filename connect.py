@@ -66,13 +66,13 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader went away (`connect.py | head`): stop quietly, with the
         # status a shell shows for a program stopped by SIGPIPE.
-        from terminal.streams import discard_output
+        from terminal.streams import discard_output  # deferred: start-up speed
 
         discard_output()
         return 141
     except EOFError:
         # Ctrl-D at a terminal leaves the cursor after the prompt.
-        from terminal.streams import prompt_on_screen
+        from terminal.streams import prompt_on_screen  # deferred: start-up speed
 
         start = "\n" if prompt_on_screen() else ""
         print(start + "connect.py: input ended before the game finished", file=sys.stderr)
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         # A second Ctrl-C while we shut down must not end in a traceback.
-        from terminal.streams import ignore_interrupts
+        from terminal.streams import ignore_interrupts  # deferred: start-up speed
 
         ignore_interrupts()
         # The cursor may sit after the prompt: end that line on stderr.
