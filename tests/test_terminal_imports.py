@@ -20,6 +20,7 @@ from connect_support import ROOT
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 
+@pytest.mark.slow  # CI runs it; the edit-test loop has the fresh-interpreter checks below
 def test_the_import_contracts_hold():
     result = subprocess.run([str(LINT_IMPORTS), "--no-cache"], cwd=ROOT, capture_output=True,
                             text=True, timeout=120)
