@@ -10,7 +10,7 @@ from terminal.steps import Ask, Show, Wait
 def test_a_step_cannot_change():
     step = Show("X's turn")
     with pytest.raises(AttributeError, match="immutable"):
-        step.text = "O's turn"  # type: ignore[misc]
+        step.text = "O's turn"
     with pytest.raises(AttributeError, match="immutable"):
         del step.text
     assert step.text == "X's turn"
