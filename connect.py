@@ -6,13 +6,16 @@ board and add extras; none changes the default output.
 
 Every byte shown goes through this module's own ``print`` and ``input``:
 the course's grader runs this file with those two names replaced. The game
-itself is ``terminal.session``, which yields lines to show and prompts to
-answer; this file only drives it, and the engine only computes.
+itself is ``terminal.session``, which yields the steps of a conversation
+(lines to show, prompts to answer, pauses to wait) and does no I/O; this
+file only drives it, with every print, read, flush and sleep, and the
+engine only computes.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 
 # This file must parse on older Pythons up to here, so they can say why
 # they stop; the engine needs 3.11.
@@ -24,8 +27,10 @@ if sys.version_info < (3, 11):  # noqa: UP036 (pyproject says 3.11; older ones g
     )
     sys.exit(1)
 
-from terminal.options import Settings, UsageError, parse_options
-from terminal.session import PlayAborted, converse
+from terminal.errors import PlayAborted, UsageError
+from terminal.session import converse
+from terminal.settings import Settings
+from terminal.steps import Ask, Show
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,9 +44,15 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     _read_input_exactly()
     try:
-        # argparse is loaded only when there are options: the assignment's
-        # game starts as fast as the bare interpreter allows.
-        settings = parse_options(args) if args else Settings()
+        if args:
+            # Deferred for start-up speed: the parser (argparse, the solver's
+            # levels) is loaded only when there are options, so the
+            # assignment's game starts as fast as the bare interpreter allows.
+            from terminal.options import parse_options
+
+            settings = parse_options(args)
+        else:
+            settings = Settings()
     except UsageError as error:
         print(f"connect.py: error: {error}", file=sys.stderr)
         return 2
@@ -55,13 +66,13 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader went away (`connect.py | head`): stop quietly, with the
         # status a shell shows for a program stopped by SIGPIPE.
-        from terminal.streams import discard_output
+        from terminal.streams import discard_output  # deferred: start-up speed
 
         discard_output()
         return 141
     except EOFError:
         # Ctrl-D at a terminal leaves the cursor after the prompt.
-        from terminal.streams import prompt_on_screen
+        from terminal.streams import prompt_on_screen  # deferred: start-up speed
 
         start = "\n" if prompt_on_screen() else ""
         print(start + "connect.py: input ended before the game finished", file=sys.stderr)
@@ -71,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         # A second Ctrl-C while we shut down must not end in a traceback.
-        from terminal.streams import ignore_interrupts
+        from terminal.streams import ignore_interrupts  # deferred: start-up speed
 
         ignore_interrupts()
         # The cursor may sit after the prompt: end that line on stderr.
@@ -81,24 +92,51 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def play(settings: Settings) -> None:
-    """Show what the game says and answer its prompts with what is typed."""
-    steps = converse(settings)
+    """Do what the game's conversation says: show its lines, answer its prompts, wait its pauses."""
+    steps = converse(settings, at_terminal=_watched(settings))
     typed = None
     try:
         while True:
             try:
-                is_prompt, text = steps.send(typed)
+                step = steps.send(typed)
             except StopIteration:
                 return
-            if is_prompt:
-                typed = input(text)
+            typed = None
+            if isinstance(step, Show):
+                print(step.text)
+            elif isinstance(step, Ask):
+                typed = input(step.prompt)
             else:
-                print(text)
-                typed = None
+                _wait(step.seconds)
     finally:
         # A game left early (Ctrl-C, end of input) tidies up: a network
         # game is quit on the service.
         steps.close()
+
+
+def _watched(settings: Settings) -> bool:
+    """Whether standard output is a terminal; only the computer's pause asks."""
+    if not settings.computer:
+        return False
+    # Deferred for start-up speed: only a game with the computer needs it.
+    from terminal.streams import is_terminal
+
+    return is_terminal(sys.stdout)
+
+
+def _wait(seconds: float) -> None:
+    """Show the lines printed so far, then sleep ``seconds``.
+
+    On a pipe the lines would sit in the buffer while the game waits (for
+    the computer's pause, or a network friend). The flush only writes out
+    what this module printed; a closed or broken stream is left for the
+    next ``print`` to report.
+    """
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    time.sleep(seconds)
 
 
 def _read_input_exactly() -> None:

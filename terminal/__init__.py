@@ -1,4 +1,13 @@
-"""What connect.py needs besides the engine: its command line and its computer player.
+"""What connect.py needs besides the engine: its command line, its conversation and its extras.
 
-These modules return values and strings; only connect.py prints.
+These modules return values, strings and steps; only connect.py prints,
+reads and waits. They form layers, each importing only the ones below it
+(pyproject.toml's import contracts hold this in CI):
+
+- the conversations: ``session`` (the local game, a match) and
+  ``network_game`` (a friend over the drop-token service);
+- what they use: ``options`` (the command line), ``computer``,
+  ``commands``, ``discs``; and the HTTP client ``network``;
+- leaves, importing none of their siblings: ``errors``, ``settings``,
+  ``steps``, ``dialog``, ``match``, ``pacing``, ``streams``.
 """

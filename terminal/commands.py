@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine import Game
 
-from .discs import MARKERS
+from .dialog import MARKERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ import random
 
 from engine import Game, solver
 
-from .options import Settings
+from .settings import Settings
 
 __all__ = ["Computer"]
 
@@ -56,7 +56,7 @@ class Computer:
         column the search cannot settle in the thinking time gets an
         estimate, marked ``~``.
         """
-        from engine.columns import column_scores
+        from engine.columns import column_scores  # deferred: start-up speed (?? only)
 
         scores = column_scores(game, time_budget=self._think, time_limit=self._time_limit)
         line = "  ".join(f"{column}:{score}" for column, score in scores.items())

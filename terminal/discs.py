@@ -1,15 +1,22 @@
 """How the players' discs look on the terminal: letters, case and ANSI colour.
 
 engine.render draws any marker strings it is given; the terminal's choices
-(lowercase while playing for --highlight, colour for --color) live here.
+(lowercase while playing for --highlight, colour for --color, the winning
+line picked out or not) live here.
 """
 
 from __future__ import annotations
 
-__all__ = ["MARKERS", "RESET", "DISC_COLOURS", "WINNING", "Discs"]
+from engine import render
 
-# Players are numbered 0 (moves first) and 1; these are their names and letters.
-MARKERS = "XO"
+from .dialog import MARKERS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from engine import Game
+
+__all__ = ["RESET", "DISC_COLOURS", "WINNING", "Discs"]
+
 RESET = "\x1b[0m"
 # Bold red and bold yellow, the two colours of the boxed game's discs; both
 # read on dark and light backgrounds.
@@ -41,3 +48,11 @@ class Discs:
         # Whether the final grid picks out the winning cells at all: without
         # colour or --highlight they look like every other disc.
         self.marks_winner = highlight or color
+
+    def final_grid(self, game: Game) -> str:
+        """The grid of a game that ended, its winning cells picked out when asked for."""
+        outcome = game.outcome()
+        highlighted = outcome.cells if outcome is not None and self.marks_winner else frozenset()
+        return render(
+            game, markers=self.playing, highlight=highlighted, highlight_markers=self.winning
+        )

@@ -4,18 +4,20 @@ The network game (``connect.py --server`` / ``--join``) talks to the service
 through :class:`DropTokenClient`: one HTTP request per call, each with a
 timeout, each answer read up to :data:`MAX_RESPONSE_BYTES` and checked
 against what the API promises before anything in it is used. Whatever the
-server sends, a call returns checked values or raises one of:
+server sends, a call returns checked values or raises one of (all in
+:mod:`terminal.errors`):
 
-- :class:`ServerUnreachable`: no answer this time (refused, reset, timed
-  out, or a 502/503/504 of a service restarting); the caller may retry.
-- :class:`ServiceRefused`: the service answered with an error of its own.
-- :class:`BadResponse`: the answer is not one the API gives.
+- :class:`~terminal.errors.ServerUnreachable`: no answer this time
+  (refused, reset, timed out, or a 502/503/504 of a service restarting);
+  the caller may retry.
+- :class:`~terminal.errors.ServiceRefused`: the service answered with an
+  error of its own.
+- :class:`~terminal.errors.BadResponse`: the answer is not one the API gives.
 
-Only the last two, and :class:`ConnectionLost` (what the caller raises once
-its retries are spent), end a game; all three derive from
-:class:`terminal.session.PlayAborted`, whose message is the one line shown.
-This module is imported only for a network game: the assignment's game
-never loads urllib, json or http.
+A leaf of the game: it imports the standard library and
+:mod:`terminal.errors` only, never the session, the options or the engine.
+It is imported only for a network game: the assignment's game never loads
+urllib, json or http.
 """
 
 from __future__ import annotations
@@ -27,17 +29,12 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-from .session import PlayAborted
+from .errors import BadResponse, ServerUnreachable, ServiceRefused
 
 __all__ = [
     "MAX_RESPONSE_BYTES",
     "MOVES_PAGE",
     "TIMEOUT",
-    "NetworkError",
-    "ConnectionLost",
-    "ServiceRefused",
-    "BadResponse",
-    "ServerUnreachable",
     "GameAddress",
     "CreatedGame",
     "RemoteMove",
@@ -61,35 +58,6 @@ TIMEOUT = 5.0
 _TRANSIENT_STATUSES = frozenset({408, 429, 502, 503, 504})
 # What a server's sentence may show, at most, and in printable characters only.
 _MAX_DETAIL = 200
-
-
-class NetworkError(PlayAborted):
-    """The network game cannot go on; the message is the one line to show."""
-
-
-class ConnectionLost(NetworkError):
-    """The service stayed unreachable for longer than the game waits."""
-
-
-class ServiceRefused(NetworkError):
-    """The service answered a request with an error (``code``, e.g. ``game_not_found``)."""
-
-    def __init__(self, message: str, status: int, code: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-
-
-class BadResponse(NetworkError):
-    """The service's answer is not one the drop-token API gives."""
-
-
-class ServerUnreachable(Exception):
-    """One request got no answer; the same request may get one later.
-
-    Not a :class:`NetworkError`: the caller retries, and only its
-    :class:`ConnectionLost` ends the game.
-    """
 
 
 def printable(text: str, limit: int = _MAX_DETAIL) -> str:

@@ -7,43 +7,39 @@ arrive by reading the service's move list, which is the game's truth: a
 joining or restarted client replays it, and a service restarted on the
 same database carries on. A request with no answer is retried with growing
 pauses for :data:`RETRY_SECONDS`, with one line saying so, before the game
-gives up with :class:`~terminal.network.ConnectionLost`. A game this client
+gives up with :class:`~terminal.errors.ConnectionLost`. A game this client
 leaves before its end (Ctrl-C, end of input) is quit on the service, so the
 friend's client ends too.
+
+Like the local game (:mod:`terminal.session`) this is a conversation of
+steps (:mod:`terminal.steps`): it sends the service its requests, but
+shows, reads and waits only through the steps it yields to connect.py.
 """
 
 from __future__ import annotations
 
 import secrets
 import shlex
-import sys
 import time
 from functools import partial
 
-from engine import EngineError, Game, Rules, render
+from engine import EngineError, Game, Rules, parse_column, render
 
-from .discs import MARKERS, Discs
-from .network import (
-    BadResponse,
-    ConnectionLost,
-    DropTokenClient,
-    GameAddress,
-    NetworkError,
-    RemoteMove,
-    ServerUnreachable,
-    ServiceRefused,
-)
-from .options import TOKEN_ENVIRONMENT, Settings
-from .session import PROMPT, ending, invalid_move, typed_line
+from .dialog import MARKERS, PROMPT, ending, invalid_move, typed_line
+from .discs import Discs
+from .errors import BadResponse, ConnectionLost, NetworkError, ServerUnreachable, ServiceRefused
+from .network import DropTokenClient, GameAddress, RemoteMove
+from .settings import TOKEN_ENVIRONMENT, Settings
+from .steps import Ask, Show, Wait
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Generator
+    from collections.abc import Callable
     from typing import TypeVar
 
+    from .steps import Conversation
+
     Result = TypeVar("Result")
-    # A step as converse() yields it; a value returned at the end.
-    Talk = Generator[tuple[bool, str], str | None, Result]
 
 __all__ = ["POLL_SECONDS", "RETRY_SECONDS", "QUIT_TIMEOUT", "converse_over_network",
            "join_command"]
@@ -62,7 +58,7 @@ _FIRST_RETRY_PAUSE = 0.25
 _LAST_RETRY_PAUSE = 4.0
 
 
-def converse_over_network(settings: Settings) -> Talk[None]:
+def converse_over_network(settings: Settings) -> Conversation[None]:
     """Create or join the game the settings name, and play it to its end.
 
     Raises:
@@ -81,15 +77,15 @@ def converse_over_network(settings: Settings) -> Talk[None]:
         address = GameAddress(settings.network, created.game_id, players[0])
         token: str | None = created.tokens[players[0]]
         friend = GameAddress(settings.network, created.game_id, players[1])
-        yield False, (f"Game created on {settings.network}: you are {players[0]} (X), "
-                      f"{players[1]} is O.")
-        yield False, f"{players[1]} joins with this command (it holds {players[1]}'s secret token):"
-        yield False, "  " + join_command(friend, created.tokens[players[1]], settings)
+        yield Show(f"Game created on {settings.network}: you are {players[0]} (X), "
+                   f"{players[1]} is O.")
+        yield Show(f"{players[1]} joins with this command (it holds {players[1]}'s secret token):")
+        yield Show("  " + join_command(friend, created.tokens[players[1]], settings))
         # The creator's own way back, should this terminal close mid-game.
-        yield False, "If this terminal closes, you rejoin with (it holds your secret token):"
-        yield False, "    " + join_command(address, created.tokens[players[0]], settings)
+        yield Show("If this terminal closes, you rejoin with (it holds your secret token):")
+        yield Show("    " + join_command(address, created.tokens[players[0]], settings))
     else:
-        address, token = settings.joining, settings.token
+        address, token = GameAddress(settings.network, *settings.joining), settings.token
         players = yield from patience.call(lambda: client.read_players(address.game_id))
         if len(players) != 2 or address.player not in players:
             raise NetworkError(
@@ -103,32 +99,34 @@ def converse_over_network(settings: Settings) -> Talk[None]:
         if settings.joining is not None:
             yield from _catch_up(game, players, client, patience, address.game_id)
             other = players[1 - me]
-            yield False, (f"Joined game {address.game_id} on {settings.network}: you are "
-                          f"{players[me]} ({MARKERS[me]}), {other} is {MARKERS[1 - me]}.")
+            yield Show(f"Joined game {address.game_id} on {settings.network}: you are "
+                       f"{players[me]} ({MARKERS[me]}), {other} is {MARKERS[1 - me]}.")
         quitter: int | None = None
         while game.outcome() is None:
-            yield False, "\n" + render(game, markers=discs.playing)
+            yield Show("\n" + render(game, markers=discs.playing))
             player = game.to_move or 0
-            yield False, f"{MARKERS[player]}'s turn"
+            yield Show(f"{MARKERS[player]}'s turn")
             if player == me:
                 column = yield from _typed_column(game)
                 news = yield from _post(game, column, client, patience, address, token)
             else:
-                yield False, (f"Waiting for {players[player]} to move... "
-                              "(Ctrl-C quits the game)")
+                yield Show(f"Waiting for {players[player]} to move... "
+                           "(Ctrl-C quits the game)")
                 news = yield from _wait_for_news(game, client, patience, address.game_id)
             for entry in news:
                 line = _play_entry(game, players, entry)
                 # The player's own move was typed here: no line repeats it.
                 if entry.column is None or entry.player != address.player:
-                    yield False, line
+                    yield Show(line)
                 if entry.column is None:
                     quitter = players.index(entry.player)
         finished = True
     finally:
         if not finished:
             _quit_quietly(settings.network, address, token)
-    yield from ending(game, settings, discs, shows_grid=quitter is None)
+    final_grid = discs.final_grid(game) if quitter is None else None
+    for line in ending(game, final_grid=final_grid, announce=settings.announce):
+        yield Show(line)
 
 
 def join_command(friend: GameAddress, token: str, settings: Settings) -> str:
@@ -151,11 +149,11 @@ class _Patience:
     def __init__(self, url: str) -> None:
         self.url = url
 
-    def call(self, request: Callable[[], Result]) -> Talk[Result]:
+    def call(self, request: Callable[[], Result]) -> Conversation[Result]:
         """``request()``'s result, retried while the service does not answer.
 
-        Yields one line when the connection is first lost and one when it
-        is back.
+        Yields one line when the connection is first lost, a pause before
+        each new try, and one line when the connection is back.
 
         Raises:
             ConnectionLost: no answer for :data:`RETRY_SECONDS`.
@@ -169,25 +167,24 @@ class _Patience:
                 now = time.monotonic()
                 if deadline is None:
                     deadline = now + RETRY_SECONDS
-                    yield False, (f"Connection to {self.url} lost ({failure}); retrying for "
-                                  f"up to {RETRY_SECONDS:g} seconds...")
+                    yield Show(f"Connection to {self.url} lost ({failure}); retrying for "
+                               f"up to {RETRY_SECONDS:g} seconds...")
                 elif now >= deadline:
                     raise ConnectionLost(
                         f"lost the connection to {self.url} ({failure}) for over "
                         f"{RETRY_SECONDS:g} seconds"
                     ) from None
-                _show_lines_so_far()
-                time.sleep(min(pause, max(deadline - now, 0.0)))
+                yield Wait(min(pause, max(deadline - now, 0.0)))
                 pause = min(2 * pause, _LAST_RETRY_PAUSE)
                 continue
             if deadline is not None:
-                yield False, "Connection restored."
+                yield Show("Connection restored.")
             return result
 
 
 def _catch_up(
     game: Game, players: list[str], client: DropTokenClient, patience: _Patience, game_id: str
-) -> Talk[None]:
+) -> Conversation[None]:
     """Replay the moves the game already has, page by page, without a line each."""
     while True:
         start = len(game.history)
@@ -198,19 +195,17 @@ def _catch_up(
             return
 
 
-def _typed_column(game: Game) -> Talk[int]:
+def _typed_column(game: Game) -> Conversation[int]:
     """Prompt until a line names a column the game can take, as the local game does."""
-    from engine import parse_column
-
     while True:
-        text = typed_line((yield True, PROMPT))
+        text = typed_line((yield Ask(PROMPT)))
         try:
             column = parse_column(text, game.rules)
         except EngineError:
             column = None
         if column is not None and game.can_play(column):
             return column
-        yield False, invalid_move(game)
+        yield Show(invalid_move(game))
 
 
 def _post(
@@ -220,7 +215,7 @@ def _post(
     patience: _Patience,
     address: GameAddress,
     token: str | None,
-) -> Talk[list[RemoteMove]]:
+) -> Conversation[list[RemoteMove]]:
     """Play ``column`` on the service; the entries to play locally (the move, or the news).
 
     One idempotency key for all tries: a retry after a lost answer cannot
@@ -243,15 +238,14 @@ def _post(
 
 def _wait_for_news(
     game: Game, client: DropTokenClient, patience: _Patience, game_id: str
-) -> Talk[list[RemoteMove]]:
-    """Read the move list until it holds entries past the game's; return them."""
+) -> Conversation[list[RemoteMove]]:
+    """Read the move list, a pause between reads, until it holds entries past the game's."""
     start = len(game.history)
     while True:
         news = yield from patience.call(lambda: client.read_moves(game_id, start))
         if news:
             return news
-        _show_lines_so_far()
-        time.sleep(POLL_SECONDS)
+        yield Wait(POLL_SECONDS)
 
 
 def _play_entry(game: Game, players: list[str], entry: RemoteMove) -> str:
@@ -283,15 +277,4 @@ def _quit_quietly(base: str, address: GameAddress, token: str | None) -> None:
     try:
         DropTokenClient(base, timeout=QUIT_TIMEOUT).quit(address, token, secrets.token_hex(16))
     except (NetworkError, ServerUnreachable):
-        pass
-
-
-def _show_lines_so_far() -> None:
-    """Flush what connect.py printed before a wait: on a pipe it would sit in the buffer.
-
-    Only flushes; every byte shown is still printed by connect.py itself.
-    """
-    try:
-        sys.stdout.flush()
-    except (OSError, ValueError):
         pass

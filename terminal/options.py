@@ -2,25 +2,27 @@
 
 Nothing here prints: help and version texts come back as strings for
 connect.py to print, because the course's grader sees only connect.py's own
-``print``. argparse is imported only when there is a command line to read.
-
-Who moves for each marker is ``Settings.computer`` (the computer),
-``Settings.network`` (a friend playing over the drop-token service, with
-``--server`` or ``--join``) or else a person at this terminal.
+``print``. connect.py imports this module only when there is a command
+line to read, so argparse and the solver's levels cost the assignment's
+game nothing; the network client is loaded only for a network game. The
+settings themselves live in :mod:`terminal.settings`, which every module
+reads.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 
 from engine import EngineError, Game, Rules, __version__, parse_moves
+from engine.solver import LEVELS
+
+from .errors import UsageError
+from .settings import TOKEN_ENVIRONMENT, Settings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import argparse
     from collections.abc import Callable
-
-    from .network import GameAddress
 
 __all__ = [
     "VERSION",
@@ -28,9 +30,6 @@ __all__ = [
     "MAX_COLUMNS",
     "MAX_GAMES",
     "MAX_MOVES_FILE_BYTES",
-    "TOKEN_ENVIRONMENT",
-    "Settings",
-    "UsageError",
     "parse_options",
     "read_moves_file",
 ]
@@ -42,63 +41,6 @@ MAX_GAMES = 99
 # The longest record, 99 x 99 moves of 2 digits and a separator, is 29,403
 # bytes: a file far bigger is no record, and is not read into memory whole.
 MAX_MOVES_FILE_BYTES = 1 << 20
-# Where --join finds the player's token when --token is not given: an
-# environment variable stays out of the process list.
-TOKEN_ENVIRONMENT = "CONNECT_FOUR_TOKEN"  # noqa: S105 (a variable's name, no secret)
-
-
-class Settings:
-    """What the command line asked for; the defaults are the assignment's game."""
-
-    def __init__(self) -> None:
-        self.rules = Rules()
-        self.announce = False
-        self.highlight = False
-        # ANSI colours: asked for with --color, and NO_COLOR not set.
-        self.color = False
-        self.moves: list[int] = []
-        # Players the computer moves for, its level (None: the top level),
-        # the seed of its random choices, its work per move (seconds of
-        # search on a quiet machine) and an optional hard limit per move.
-        self.computer: frozenset[int] = frozenset()
-        self.level: int | None = None
-        self.seed: int | None = None
-        self.think = 1.0
-        self.time_limit: float | None = None
-        # Whether ? asks for a hint (--hint, and --commands includes it).
-        self.hint = False
-        # In-game commands u, q, ?, h (--commands).
-        self.commands = False
-        # Games in a row, sides swapping markers each game (--games).
-        self.games = 1
-        # Seconds between the computer's moves, or None: 1 s when it plays
-        # both sides at a terminal, none otherwise (see pause_seconds).
-        self.pause: float | None = None
-        # A network game: the drop-token service's base URL (--server, or
-        # the service of --join's game), else None. --server creates a game
-        # for ``players`` (this terminal's first, playing X); --join plays
-        # ``joining``'s player with ``token``.
-        self.network: str | None = None
-        self.players = ("player1", "player2")
-        self.joining: GameAddress | None = None
-        self.token: str | None = None
-        # Text to show instead of playing (--help, --version), or None.
-        self.message: str | None = None
-
-    def pause_seconds(self, at_terminal: bool) -> float:
-        """How long each computer move waits after the previous move.
-
-        --pause wins; without it the computer playing both sides waits a
-        second when someone watches (standard output is a terminal), and no
-        pipe or test is ever slowed.
-        """
-        if self.pause is not None:
-            return self.pause
-        return 1.0 if at_terminal and self.computer == {0, 1} else 0.0
-
-
-class UsageError(Exception):
-    """The command line asks for something the game cannot do."""
 
 
 def parse_options(args: list[str]) -> Settings:
@@ -237,12 +179,15 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
             raise UsageError(f"{option} cannot be used in a network game")
     if options.connect != 4:
         raise UsageError("the drop-token service plays four in a row: --connect must be 4")
+    # Deferred for start-up speed: the client loads urllib, and only a
+    # network game needs it.
     from .network import parse_join_url, parse_server_url
 
     try:
         if joining:
-            settings.joining = parse_join_url(options.join)
-            settings.network = settings.joining.base
+            address = parse_join_url(options.join)
+            settings.network = address.base
+            settings.joining = (address.game_id, address.player)
             settings.token = options.token or os.environ.get(TOKEN_ENVIRONMENT) or None
             return
         settings.network = parse_server_url(options.server)
@@ -262,8 +207,6 @@ class _ParserExit(Exception):
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    import argparse
-
     class Parser(argparse.ArgumentParser):
         # One line on stderr and status 2 is main()'s job, not argparse's.
         def error(self, message: str) -> None:  # type: ignore[override]
@@ -279,8 +222,6 @@ def _build_parser() -> argparse.ArgumentParser:
             return value
 
         return convert
-
-    from engine.solver import LEVELS
 
     top_level = max(LEVELS)
     level = board_size(top_level)

@@ -1,4 +1,8 @@
-"""Spacing of the computer's moves, so that someone watching can follow them."""
+"""Spacing of the computer's moves, so that someone watching can follow them.
+
+A leaf: it reads the clock and imports nothing else. It never sleeps
+itself: the session yields the pause as a step and connect.py waits it out.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ __all__ = ["Pacer"]
 
 
 class Pacer:
-    """Waits until at least ``seconds`` have passed since the last move.
+    """Counts how long to wait until at least ``seconds`` have passed since the last move.
 
     The computer's thinking counts towards the pause: a move that took two
     seconds to find is shown at once.
@@ -22,8 +26,6 @@ class Pacer:
         """A move was just played: the next pause counts from now."""
         self._last = time.monotonic()
 
-    def wait(self) -> None:
-        """Sleep out what is left of the pause since the last mark."""
-        remaining = self._last + self.seconds - time.monotonic()
-        if remaining > 0:
-            time.sleep(remaining)
+    def remaining(self) -> float:
+        """Seconds left of the pause since the last mark; 0 when it is over."""
+        return max(self._last + self.seconds - time.monotonic(), 0.0)

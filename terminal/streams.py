@@ -1,12 +1,14 @@
 """The standard streams when a game ends abnormally or is watched: terminals, closed pipes.
 
-Nothing here prints. These live outside connect.py, loaded when needed,
-because a script run as ``__main__`` is compiled on every start and the
-assignment's game must start fast.
+Nothing here prints, and this leaf imports none of its siblings. These live
+outside connect.py, loaded when needed, because a script run as
+``__main__`` is compiled on every start and the assignment's game must
+start fast.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 __all__ = [
@@ -39,8 +41,6 @@ def prompt_on_screen() -> bool:
 def discard_output() -> None:
     """Point standard output at the null device, as the Python docs advise for
     a closed pipe, so that the flush at exit cannot fail a second time."""
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -50,6 +50,6 @@ def discard_output() -> None:
 
 def ignore_interrupts() -> None:
     """Ignore SIGINT from now on: the game is already stopping for one."""
-    import signal
+    import signal  # deferred: start-up speed (only Ctrl-C needs it)
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -10,6 +10,7 @@ from connect_support import CONNECT, ROOT
 # Loaded on first use only: the parser, signals, the solver and every extra.
 NOT_ON_THE_DEFAULT_PATH = (
     "argparse",
+    "terminal.options",
     "signal",
     "engine.solver",
     "engine.bitboard",

@@ -6,7 +6,8 @@ import pytest
 
 from engine import Game, Rules, solver
 from terminal.computer import Computer
-from terminal.options import Settings, parse_options
+from terminal.options import parse_options
+from terminal.settings import Settings
 
 
 def _hint_for(monkeypatch, analysis: solver.Analysis) -> str:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from terminal.errors import UsageError
 from terminal.match import Match
-from terminal.options import UsageError, parse_options
+from terminal.options import parse_options
 
 CROSS, NOUGHT = 0, 1  # the markers X and O
 

@@ -1,4 +1,4 @@
-"""terminal.network in-process: the drop-token client against a real service and a hostile one."""
+"""terminal.network in-process, against a real service and a hostile one; the network game's pauses."""
 
 from __future__ import annotations
 
@@ -11,16 +11,18 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from network_support import create_game, moves_of
+from terminal import network_game
+from terminal.errors import BadResponse, ConnectionLost, ServerUnreachable, ServiceRefused
 from terminal.network import (
     MAX_RESPONSE_BYTES,
-    BadResponse,
     DropTokenClient,
     GameAddress,
-    ServerUnreachable,
-    ServiceRefused,
     parse_join_url,
     parse_server_url,
 )
+from terminal.options import parse_options
+from terminal.session import converse
+from terminal.steps import Show, Wait
 
 # --- Against the real service -------------------------------------------------
 
@@ -269,3 +271,34 @@ def test_a_join_url_may_sit_under_a_path_prefix() -> None:
     address = parse_join_url("https://example.org/c4/drop_token/abc/bob")
     assert (address.base, address.game_id, address.player) == (
         "https://example.org/c4", "abc", "bob")
+
+
+# --- The network game's pauses: steps for connect.py, never a sleep ---------------
+
+
+def test_an_unanswered_service_is_retried_after_pauses_the_game_only_asks_for(monkeypatch):
+    now = [100.0]
+
+    def no_sleep(seconds: float) -> None:
+        raise AssertionError("the network game slept itself")
+
+    monkeypatch.setattr(network_game.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(network_game.time, "sleep", no_sleep)
+    with socket.socket() as bound:  # bound, not listening: every connection is refused
+        bound.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{bound.getsockname()[1]}"
+        steps = converse(parse_options(["--server", url]))
+        first = next(steps)
+        waits = []
+        with pytest.raises(ConnectionLost):
+            while True:
+                step = steps.send(None)
+                assert isinstance(step, Wait), step
+                waits.append(step.seconds)
+                now[0] += step.seconds  # what connect.py's sleep would take
+    assert first == Show(f"Connection to {url} lost (connection refused); "
+                         "retrying for up to 60 seconds...")
+    # Growing pauses, up to 4 s, that end at the deadline.
+    assert waits[:6] == [0.25, 0.5, 1.0, 2.0, 4.0, 4.0]
+    assert max(waits) == 4.0
+    assert sum(waits) == network_game.RETRY_SECONDS

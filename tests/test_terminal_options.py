@@ -5,13 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine import Rules
-from terminal.options import (
-    MAX_MOVES_FILE_BYTES,
-    Settings,
-    UsageError,
-    parse_options,
-    read_moves_file,
-)
+from terminal.errors import UsageError
+from terminal.options import MAX_MOVES_FILE_BYTES, parse_options, read_moves_file
+from terminal.settings import Settings
 
 
 def test_no_options_is_the_assignment_game():
@@ -207,8 +203,7 @@ def test_join_takes_the_token_from_the_option_or_else_the_environment(monkeypatc
     monkeypatch.setenv("CONNECT_FOUR_TOKEN", "from-env")
     settings = parse_options(["--join", url])
     assert settings.network == "http://h:1"
-    assert settings.joining is not None
-    assert (settings.joining.game_id, settings.joining.player) == ("abc", "bob")
+    assert settings.joining == ("abc", "bob")
     assert settings.token == "from-env"
     assert parse_options(["--join", url, "--token", "typed"]).token == "typed"
     monkeypatch.delenv("CONNECT_FOUR_TOKEN")

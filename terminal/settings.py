@@ -1,0 +1,75 @@
+"""What the command line asked for: the settings of one game or match, read by every module.
+
+A leaf: it imports only the engine's rules, none of its siblings, so the
+parser (terminal.options) fills these in and the session, the computer and
+the network game read them without importing one another. The defaults
+are the assignment's game.
+
+Who moves for each marker is ``Settings.computer`` (the computer),
+``Settings.network`` (a friend playing over the drop-token service, with
+``--server`` or ``--join``) or else a person at this terminal.
+"""
+
+from __future__ import annotations
+
+from engine import Rules
+
+__all__ = ["TOKEN_ENVIRONMENT", "Settings"]
+
+# Where --join finds the player's token when --token is not given: an
+# environment variable stays out of the process list.
+TOKEN_ENVIRONMENT = "CONNECT_FOUR_TOKEN"  # noqa: S105 (a variable's name, no secret)
+
+
+class Settings:
+    """What the command line asked for; the defaults are the assignment's game.
+
+    A plain class, not a dataclass: ``dataclasses`` (through ``inspect``)
+    would add about half again to the assignment's start-up.
+    """
+
+    def __init__(self) -> None:
+        self.rules = Rules()
+        self.announce = False
+        self.highlight = False
+        # ANSI colours: asked for with --color, and NO_COLOR not set.
+        self.color = False
+        self.moves: list[int] = []
+        # Players the computer moves for, its level (None: the top level),
+        # the seed of its random choices, its work per move (seconds of
+        # search on a quiet machine) and an optional hard limit per move.
+        self.computer: frozenset[int] = frozenset()
+        self.level: int | None = None
+        self.seed: int | None = None
+        self.think = 1.0
+        self.time_limit: float | None = None
+        # Whether ? asks for a hint (--hint, and --commands includes it).
+        self.hint = False
+        # In-game commands u, q, ?, h (--commands).
+        self.commands = False
+        # Games in a row, sides swapping markers each game (--games).
+        self.games = 1
+        # Seconds between the computer's moves, or None: 1 s when it plays
+        # both sides at a terminal, none otherwise (see pause_seconds).
+        self.pause: float | None = None
+        # A network game: the drop-token service's base URL (--server, or
+        # the service of --join's game), else None. --server creates a game
+        # for ``players`` (this terminal's first, playing X); --join plays
+        # the game id and player name of ``joining`` with ``token``.
+        self.network: str | None = None
+        self.players = ("player1", "player2")
+        self.joining: tuple[str, str] | None = None
+        self.token: str | None = None
+        # Text to show instead of playing (--help, --version), or None.
+        self.message: str | None = None
+
+    def pause_seconds(self, at_terminal: bool) -> float:
+        """How long each computer move waits after the previous move.
+
+        --pause wins; without it the computer playing both sides waits a
+        second when someone watches (standard output is a terminal), and no
+        pipe or test is ever slowed.
+        """
+        if self.pause is not None:
+            return self.pause
+        return 1.0 if at_terminal and self.computer == {0, 1} else 0.0
