@@ -44,7 +44,7 @@ from .errors import (
     StorageFullError,
     StorageReadOnlyError,
 )
-from .store import BUSY_TIMEOUT, CACHE_WEIGHT, Connection, Cursor, GameStore, pending_migrations
+from .repository import BUSY_TIMEOUT, CACHE_WEIGHT, Connection, Cursor, GameStore, pending_migrations
 
 __all__ = ["POOL_SIZE", "PostgresGameStore"]
 

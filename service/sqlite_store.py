@@ -36,7 +36,7 @@ from .errors import (
     StorageReadOnlyError,
     StorageReplacedError,
 )
-from .store import BUSY_TIMEOUT, CACHE_WEIGHT, Connection, GameStore, pending_migrations
+from .repository import BUSY_TIMEOUT, CACHE_WEIGHT, Connection, GameStore, pending_migrations
 
 __all__ = ["SqliteGameStore"]
 

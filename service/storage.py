@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from .errors import StorageError
-from .store import CACHE_WEIGHT, GameStore
+from .repository import CACHE_WEIGHT, GameStore
 
 __all__ = ["DB_ENVIRONMENT", "DEFAULT_DB", "is_postgres_url", "open_store"]
 

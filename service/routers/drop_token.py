@@ -29,7 +29,7 @@ from ..schemas import (
     MovePosted,
     error_responses,
 )
-from ..store import GameRecord, StoreDep
+from ..repository import GameRecord, StoreDep
 
 router = APIRouter(prefix="/drop_token", tags=["drop token"])
 

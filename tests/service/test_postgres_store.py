@@ -23,7 +23,7 @@ from bench.postgres_cluster import Cluster
 from service.errors import StorageError
 from service.main import create_app
 from service.storage import open_store
-from service.store import GameStore
+from service.repository import GameStore
 
 RunService = Callable[..., "subprocess.CompletedProcess[str]"]
 

@@ -15,7 +15,7 @@ from engine import GameOverError, NotYourTurnError, Rules, RulesError, Status
 from service.errors import GameNotFoundError, PlayerNotFoundError, StorageFullError
 from service.sqlite_store import SqliteGameStore
 from service.storage import open_store
-from service.store import GameStore, drop_token_rules
+from service.repository import GameStore, drop_token_rules
 
 OpenStore = Callable[..., GameStore]
 
