@@ -37,6 +37,8 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from .cache import CACHE_WEIGHT
+from .database import BUSY_TIMEOUT, Connection, Cursor, pending_migrations
 from .errors import (
     StorageBusyError,
     StorageCorruptError,
@@ -44,7 +46,7 @@ from .errors import (
     StorageFullError,
     StorageReadOnlyError,
 )
-from .repository import BUSY_TIMEOUT, CACHE_WEIGHT, Connection, Cursor, GameStore, pending_migrations
+from .repository import GameStore
 
 __all__ = ["POOL_SIZE", "PostgresGameStore"]
 

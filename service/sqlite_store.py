@@ -27,6 +27,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from .cache import CACHE_WEIGHT
+from .database import BUSY_TIMEOUT, Connection, pending_migrations
 from .errors import (
     StorageBusyError,
     StorageCorruptError,
@@ -36,7 +38,7 @@ from .errors import (
     StorageReadOnlyError,
     StorageReplacedError,
 )
-from .repository import BUSY_TIMEOUT, CACHE_WEIGHT, Connection, GameStore, pending_migrations
+from .repository import GameStore
 
 __all__ = ["SqliteGameStore"]
 

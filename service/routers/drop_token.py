@@ -14,10 +14,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query, Response, status
 
-from engine import GameOverError, Move
+from engine import Move
 
-from ..errors import GameDoneError
+from ..dependencies import StoreDep
 from ..limits import MAX_KEY_LENGTH, MAX_PAGE
+from ..records import GameRecord
 from ..schemas import (
     GameCreate,
     GameCreated,
@@ -29,7 +30,6 @@ from ..schemas import (
     MovePosted,
     error_responses,
 )
-from ..repository import GameRecord, StoreDep
 
 router = APIRouter(prefix="/drop_token", tags=["drop token"])
 
@@ -117,7 +117,10 @@ def read_games(
     ] = None,
     after: Annotated[
         int | None,
-        Query(ge=0, description="The previous page's next: the page starts after that position."),
+        Query(
+            ge=0,
+            description="The previous page's next: the page starts after that position.",
+        ),
     ] = None,
 ) -> GameList:
     """Return all in-progress games, oldest first; with limit or after, one page of them."""
@@ -183,7 +186,9 @@ def read_game(game_id: GameId, store: StoreDep) -> GameState:
 def read_moves(
     game_id: GameId,
     store: StoreDep,
-    start: Annotated[int | None, Query(ge=0, description="First move number.")] = None,
+    start: Annotated[
+        int | None, Query(ge=0, description="First move number.")
+    ] = None,
     until: Annotated[
         int | None,
         Query(
@@ -240,7 +245,9 @@ def create_move(
 )
 def read_move(
     game_id: GameId,
-    move_number: Annotated[int, Path(ge=0, description="From 0, quits included.")],
+    move_number: Annotated[
+        int, Path(ge=0, description="From 0, quits included.")
+    ],
     store: StoreDep,
 ) -> MoveOut:
     """Return the move."""
@@ -272,13 +279,10 @@ def delete_player(
     idempotency_key: IdempotencyKey = None,
 ) -> Response:
     """Player quits from game; the last player left wins."""
-    try:
-        store.quit(
-            game_id=game_id,
-            player_id=player_id,
-            token=_bearer(authorization),
-            key=idempotency_key,
-        )
-    except GameOverError as error:
-        raise GameDoneError(str(error)) from error
+    store.quit(
+        game_id=game_id,
+        player_id=player_id,
+        token=_bearer(authorization),
+        key=idempotency_key,
+    )
     return Response(status_code=status.HTTP_202_ACCEPTED)
