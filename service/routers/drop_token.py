@@ -17,8 +17,8 @@ from fastapi import APIRouter, Header, Path, Query, Response, status
 from engine import Move
 
 from ..dependencies import StoreDep
-from ..limits import MAX_KEY_LENGTH, MAX_PAGE
-from ..records import GameRecord
+from ..limits import MAX_KEY_LENGTH, MAX_PAGE, MAX_STORED_INTEGER
+from ..records import CONNECT, GameRecord
 from ..schemas import (
     GameCreate,
     GameCreated,
@@ -101,7 +101,10 @@ def _move_out(record: GameRecord, move: Move) -> MoveOut:
     response_model=GameList,
     response_model_exclude_none=True,
     responses=error_responses(
-        e400=f"Malformed request: limit not 1 to {MAX_PAGE}, or after not a whole number.",
+        e400=(
+            f"Malformed request: limit not 1 to {MAX_PAGE}, or after not 0 to "
+            f"{MAX_STORED_INTEGER}."
+        ),
         **_STORAGE,
     ),
 )
@@ -119,6 +122,7 @@ def read_games(
         int | None,
         Query(
             ge=0,
+            le=MAX_STORED_INTEGER,
             description="The previous page's next: the page starts after that position.",
         ),
     ] = None,
@@ -161,13 +165,20 @@ def create_game(body: GameCreate, store: StoreDep) -> GameCreated:
     responses=error_responses(e404="Game not found.", **_STORAGE),
 )
 def read_game(game_id: GameId, store: StoreDep) -> GameState:
-    """Get the state of the game (no winner key while in progress, null after a draw)."""
+    """Get the state of the game (no winner key while in progress, null after a draw).
+
+    Beyond the seed, the board: rows, columns, and the stones in a row that win.
+    """
     record, outcome = store.read_state(game_id)
-    players = list(record.players)
+    players, rows, columns = list(record.players), record.rows, record.columns
     if outcome is None:
-        return GameState(players=players, state="IN_PROGRESS")
+        return GameState(
+            players=players, state="IN_PROGRESS", rows=rows, columns=columns, connect=CONNECT
+        )
     winner = None if outcome.winner is None else record.players[outcome.winner]
-    return GameState(players=players, state="DONE", winner=winner)
+    return GameState(
+        players=players, state="DONE", winner=winner, rows=rows, columns=columns, connect=CONNECT
+    )
 
 
 @router.get(
@@ -176,7 +187,7 @@ def read_game(game_id: GameId, store: StoreDep) -> GameState:
     response_model_exclude_none=True,
     responses=error_responses(
         e400=(
-            "Malformed request: start or until negative or not an integer; "
+            f"Malformed request: start or until not 0 to {MAX_STORED_INTEGER}; "
             "until before start (bad_range)."
         ),
         e404="Game not found, or start is past the last move.",
@@ -187,12 +198,13 @@ def read_moves(
     game_id: GameId,
     store: StoreDep,
     start: Annotated[
-        int | None, Query(ge=0, description="First move number.")
+        int | None, Query(ge=0, le=MAX_STORED_INTEGER, description="First move number.")
     ] = None,
     until: Annotated[
         int | None,
         Query(
             ge=0,
+            le=MAX_STORED_INTEGER,
             description="Last move number, inclusive; not before start; past the end is the end.",
         ),
     ] = None,
@@ -238,7 +250,7 @@ def create_move(
     response_model=MoveOut,
     response_model_exclude_none=True,
     responses=error_responses(
-        e400="Malformed request: the move number is negative or not an integer.",
+        e400=f"Malformed request: the move number is not 0 to {MAX_STORED_INTEGER}.",
         e404="Game or move not found.",
         **_STORAGE,
     ),
@@ -246,7 +258,7 @@ def create_move(
 def read_move(
     game_id: GameId,
     move_number: Annotated[
-        int, Path(ge=0, description="From 0, quits included.")
+        int, Path(ge=0, le=MAX_STORED_INTEGER, description="From 0, quits included.")
     ],
     store: StoreDep,
 ) -> MoveOut:
