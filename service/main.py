@@ -20,6 +20,7 @@ from .limits import BODY_TIMEOUT, MAX_BODY_BYTES
 from .openapi import describe_limits, install_openapi
 from .routers import drop_token, winner
 from .storage import DEFAULT_DB, open_store
+from .trailing_slash import ServeWithoutTrailingSlash
 from .winner_pool import WinnerPool, shared_pool
 
 __all__ = ["DEFAULT_DB", "create_app"]
@@ -67,5 +68,6 @@ def create_app(
     app.include_router(winner.router)
     install_error_handler(app)
     app.add_middleware(RequestLimits, max_bytes=max_body_bytes, timeout=body_timeout)
+    app.add_middleware(ServeWithoutTrailingSlash)
     install_openapi(app, max_body_bytes, body_timeout)
     return app
