@@ -41,8 +41,10 @@ def create_app(
     (the service creates or migrates its tables).
     ``max_db_pages`` caps an SQLite database's size in pages (4 KiB each);
     ``read_only`` serves the games and refuses every change (503);
-    ``winner_pool`` runs the winner checks (the process's shared pool if None);
-    the caller that made it closes it.
+    ``winner_pool`` runs the winner checks, and the app stops its workers
+    when it shuts down (before the server's process ends, so no worker is
+    left to print a traceback or leak a semaphore); if None, the process's
+    shared pool runs them and outlives the app.
 
     Raises:
         StorageError: the database cannot be opened as the service's database.
@@ -53,6 +55,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
         store.close()
+        if winner_pool is not None:
+            winner_pool.close()
 
     app = FastAPI(
         title="Connect Four service",
