@@ -5,7 +5,7 @@ the server's own threads, a flood of them would hold the interpreter lock
 and starve move posting; in a separate process they take at most
 :data:`~service.limits.WINNER_WORKERS` cores. At most ``workers + waiting``
 checks are in flight; one more is refused with
-:class:`~service.errors.WinnerBusyError` (503) after a short pause, which
+:class:`~service.errors.WinnerBusyError` after a short pause, which
 costs the server almost nothing, so a flood is paced, not served.
 """
 
