@@ -16,6 +16,9 @@ import pytest
 
 from server_support import Server
 
+# Starts real server processes: outside the fast subset (CI runs it).
+pytestmark = pytest.mark.slow
+
 BOARD = "X" * 35 + "AAAABBB"
 
 
