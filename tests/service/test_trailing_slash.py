@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from fastapi.testclient import TestClient
+from starlette.responses import PlainTextResponse
+from starlette.types import Receive, Scope, Send
+
+from service.main import create_app
 
 NewGame = Callable[..., str]
 
@@ -56,3 +61,16 @@ def test_a_slash_after_an_unknown_path_is_still_not_found(client: TestClient) ->
     response = client.get("/no/such/path/", follow_redirects=False)
     assert response.status_code == 404
     assert response.json() == {"error": "not_found", "detail": "Not Found"}
+
+
+async def _everything(scope: Scope, receive: Receive, send: Send) -> None:
+    await PlainTextResponse(f"mounted {scope['path']}")(scope, receive, send)
+
+
+def test_an_app_mounted_anywhere_keeps_its_own_paths(tmp_path: Path) -> None:
+    """Static files mounted at "/" (a page, say) take neither the API's slash nor their own."""
+    app = create_app(tmp_path / "games.db")
+    app.mount("/", _everything)
+    with TestClient(app) as client:
+        assert client.get("/drop_token/", follow_redirects=False).json() == {"games": []}
+        assert client.get("/pages/", follow_redirects=False).text == "mounted /pages/"
