@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .errors import HTTP_ERROR_CODES, error_response
+from .error_table import HTTP_CODES, error_response
 from .limits import BODY_TIMEOUT, HEADER_TIMEOUT, MAX_BODY_BYTES, MAX_HEADER_BYTES
 
 __all__ = ["RequestLimits", "BodyTooLargeError", "BodyTimeoutError", "GuardedH11Protocol"]
@@ -77,13 +77,13 @@ class RequestLimits:
         )
         if header_bytes > self.max_header_bytes:
             detail = f"the request line and headers are larger than {self.max_header_bytes} bytes"
-            response = error_response(431, HTTP_ERROR_CODES[431], detail)
+            response = error_response(431, HTTP_CODES[431], detail)
             await response(scope, receive, send)
             return
         declared = _content_length(scope)
         if declared is not None and declared > self.max_bytes:
             error = BodyTooLargeError(self.max_bytes)
-            response = error_response(413, HTTP_ERROR_CODES[413], error.detail)
+            response = error_response(413, HTTP_CODES[413], error.detail)
             await response(scope, receive, send)
             return
         deadline = time.monotonic() + self.timeout
@@ -145,7 +145,7 @@ class GuardedH11Protocol(H11Protocol):
     def send_400_response(self, msg: str) -> None:
         """An unparseable request (bad request line, headers too large): 400, in the one shape."""
         body = json.dumps(
-            {"error": HTTP_ERROR_CODES[400], "detail": msg}, separators=(",", ":")
+            {"error": HTTP_CODES[400], "detail": msg}, separators=(",", ":")
         ).encode()
         headers = [
             (b"content-type", b"application/json"),

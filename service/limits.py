@@ -12,6 +12,7 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "MAX_WINNER_SIZE",
     "MAX_PAGE",
+    "MAX_STORED_INTEGER",
     "MAX_KEY_LENGTH",
     "MAX_BODY_BYTES",
     "BODY_TIMEOUT",
@@ -41,6 +42,13 @@ budget (see engine.board_check.SEARCH_LIMIT)."""
 
 MAX_PAGE = 1000
 """The most game ids one page of ``GET /drop_token?limit=`` holds."""
+
+MAX_STORED_INTEGER = 2**63 - 1
+"""The largest move number or game list position a request may name.
+
+Both databases store 64-bit signed integers; a larger number is refused
+(400 malformed_request) before it reaches one. No game comes near it: a
+game has at most ``MAX_SIZE * MAX_SIZE + MAX_PLAYERS`` moves."""
 
 MAX_KEY_LENGTH = 100
 """The longest ``Idempotency-Key``, in characters."""

@@ -15,9 +15,9 @@ a service process loses nothing acknowledged, and neither does a crash of
 the database server.
 
 Faults are never silent: every driver error becomes a
-:class:`~service.errors.StorageError` (503) after the transaction is
+:class:`~service.errors.StorageError` (a subclass per fault) after the transaction is
 rolled back, by SQLSTATE: disk full, read-only, corrupt data, lock waits
-past their time, and the server unreachable (``storage_unavailable``).
+past their time, and the server unreachable (the base class itself).
 A connection found broken when its transaction begins is dropped and
 another tried, so the service recovers by itself when the server is back.
 
@@ -37,6 +37,8 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from .cache import CACHE_WEIGHT
+from .database import BUSY_TIMEOUT, Connection, Cursor, pending_migrations
 from .errors import (
     StorageBusyError,
     StorageCorruptError,
@@ -44,7 +46,7 @@ from .errors import (
     StorageFullError,
     StorageReadOnlyError,
 )
-from .store import BUSY_TIMEOUT, CACHE_WEIGHT, Connection, Cursor, GameStore, pending_migrations
+from .repository import GameStore
 
 __all__ = ["POOL_SIZE", "PostgresGameStore"]
 
@@ -52,7 +54,7 @@ POOL_SIZE = 16
 """Connections each service process may hold open to the server at most."""
 
 CONNECT_TIMEOUT = 5.0
-"""Seconds a request waits for a usable connection before 503 storage_unavailable."""
+"""Seconds a request waits for a usable connection before failing with StorageError."""
 
 _MIGRATION_LOCK = 0x43344442  # Any number, the same in every process: "C4DB".
 
@@ -130,8 +132,9 @@ class _Connection:
 class PostgresGameStore(GameStore):
     """Drop-token games in the PostgreSQL database at ``url``, safe to share between threads.
 
-    ``read_only`` serves the games but refuses every write with 503
-    ``storage_read_only``. ``pool_size`` bounds this process's connections.
+    ``read_only`` serves the games but refuses every write with
+    :class:`~service.errors.StorageReadOnlyError`. ``pool_size`` bounds this
+    process's connections.
 
     Raises:
         StorageError: the server cannot be reached, or the schema cannot be

@@ -127,11 +127,19 @@ class GameList(BaseModel):
 
 
 class GameState(BaseModel):
-    """``winner`` is left out while the game is in progress, null after a draw."""
+    """``winner`` is left out while the game is in progress, null after a draw.
+
+    ``rows``, ``columns`` and ``connect`` go beyond the seed's answer (extra
+    keys, which its clients ignore): a player who joins learns the board
+    from the service.
+    """
 
     players: list[str]
     state: Literal["IN_PROGRESS", "DONE"]
     winner: str | None = None
+    rows: int = Field(examples=[4], description="Rows of the board.")
+    columns: int = Field(examples=[4], description="Columns of the board.")
+    connect: int = Field(examples=[4], description="Stones in a row that win: always 4.")
 
 
 class MoveIn(_Input):

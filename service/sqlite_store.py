@@ -8,7 +8,7 @@ reaches the operating system before the response is sent, so killing the
 process loses no acknowledged move (a power cut may lose the last few).
 
 Storage faults are never silent. Every SQLite failure becomes a
-:class:`~service.errors.StorageError` (503, its own code per fault) after
+:class:`~service.errors.StorageError` (a subclass per fault) after
 the transaction is rolled back, so nothing is acknowledged that was not
 committed. Before each transaction the file at the path must still be the
 one opened: SQLite would go on writing into a deleted or moved file, which
@@ -27,6 +27,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from .cache import CACHE_WEIGHT
+from .database import BUSY_TIMEOUT, Connection, pending_migrations
 from .errors import (
     StorageBusyError,
     StorageCorruptError,
@@ -36,7 +38,7 @@ from .errors import (
     StorageReadOnlyError,
     StorageReplacedError,
 )
-from .store import BUSY_TIMEOUT, CACHE_WEIGHT, Connection, GameStore, pending_migrations
+from .repository import GameStore
 
 __all__ = ["SqliteGameStore"]
 
@@ -102,9 +104,10 @@ class SqliteGameStore(GameStore):
 
     Each thread gets its own connection, opened on first use.
     ``max_pages``, when given, caps the database at that many pages (an
-    operator's size limit; writes beyond it are 503 ``storage_full``).
-    ``read_only`` serves the games but refuses every write with 503
-    ``storage_read_only`` (for backups and maintenance).
+    operator's size limit; writes beyond it raise
+    :class:`~service.errors.StorageFullError`). ``read_only`` serves the
+    games but refuses every write with
+    :class:`~service.errors.StorageReadOnlyError` (for backups and maintenance).
 
     Raises:
         StorageError: the file cannot be opened as a database (its subclass

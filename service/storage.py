@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 
+from .cache import CACHE_WEIGHT
 from .errors import StorageError
-from .store import CACHE_WEIGHT, GameStore
+from .repository import GameStore
 
 __all__ = ["DB_ENVIRONMENT", "DEFAULT_DB", "is_postgres_url", "open_store"]
 

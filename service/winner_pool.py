@@ -5,7 +5,7 @@ the server's own threads, a flood of them would hold the interpreter lock
 and starve move posting; in a separate process they take at most
 :data:`~service.limits.WINNER_WORKERS` cores. At most ``workers + waiting``
 checks are in flight; one more is refused with
-:class:`~service.errors.WinnerBusyError` (503) after a short pause, which
+:class:`~service.errors.WinnerBusyError` after a short pause, which
 costs the server almost nothing, so a flood is paced, not served.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -33,11 +34,15 @@ are short, the scheduler gives them to the server's requests first."""
 
 
 def _set_up_worker() -> None:
-    """Worker initializer: run at a lower priority, and end with the server.
+    """Worker initializer: run at a lower priority, ignore Ctrl-C, and end with the server.
 
-    A server killed with SIGKILL cannot stop its workers; without the watch
-    they would live on, holding the server's inherited output open.
+    Ctrl-C in a terminal interrupts the whole process group: a worker would
+    die of it printing KeyboardInterrupt's traceback, while the server's own
+    shutdown stops the workers cleanly (:meth:`WinnerPool.close`). A server
+    killed with SIGKILL cannot stop its workers; without the watch they
+    would live on, holding the server's inherited output open.
     """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         os.nice(WORKER_NICENESS)
     except OSError:
@@ -125,7 +130,7 @@ class WinnerPool:
                 self.in_flight -= 1
 
     def close(self) -> None:
-        """Stop the worker processes."""
+        """Stop the worker processes, waiting for them to end (a later check starts new ones)."""
         with self._lock:
             executor, self._executor = self._executor, None
         if executor is not None:

@@ -42,14 +42,23 @@ class Server:
     socket: the server can be stopped and started again on the same port,
     and while it is down, connections wait unanswered in the socket's
     backlog instead of being refused. :meth:`close` then releases it.
+
+    With ``capture_output`` the server leads a process group of its own (as
+    a command typed in a terminal does, so :meth:`interrupt` is a Ctrl-C),
+    and everything it and its children print is kept for :meth:`output`.
     """
 
     def __init__(
-        self, db: Database, options: tuple[str, ...] = (), keep_listening: bool = False
+        self,
+        db: Database,
+        options: tuple[str, ...] = (),
+        keep_listening: bool = False,
+        capture_output: bool = False,
     ) -> None:
         self.db = db
         self.options = options
         self.keep_listening = keep_listening
+        self.capture_output = capture_output
         self.listener = listening_socket()
         self.port: int = self.listener.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
@@ -61,12 +70,14 @@ class Server:
 
     def start(self) -> None:
         fd = self.listener.fileno()
+        captured = self.capture_output
         self.process = subprocess.Popen(
             self.command(),
             cwd=REPOSITORY,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=subprocess.PIPE if captured else subprocess.DEVNULL,
+            stderr=subprocess.STDOUT if captured else subprocess.DEVNULL,
             pass_fds=(fd,),
+            start_new_session=captured,
         )
         if not self.keep_listening:
             # The socket now lives in the server: once it dies, connecting fails.
@@ -83,6 +94,22 @@ class Server:
             except httpx.TransportError:
                 continue
         raise RuntimeError("the server did not answer")
+
+    def interrupt(self) -> None:
+        """SIGINT to the server's whole process group, as Ctrl-C in its terminal sends it."""
+        assert self.process is not None and self.capture_output
+        os.killpg(self.process.pid, signal.SIGINT)
+
+    def output(self, timeout: float = 60) -> str:
+        """All the server and its children printed, once every one of them has ended.
+
+        The pipe reaches its end only when the last process holding it (the
+        server, a winner-check worker, multiprocessing's resource tracker)
+        has exited, so the answer also says that none is left behind.
+        """
+        assert self.process is not None and self.capture_output
+        printed, _ = self.process.communicate(timeout=timeout)
+        return printed.decode(errors="replace")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown handler runs, nothing is flushed."""

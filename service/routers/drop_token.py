@@ -14,10 +14,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query, Response, status
 
-from engine import GameOverError, Move
+from engine import Move
 
-from ..errors import GameDoneError
-from ..limits import MAX_KEY_LENGTH, MAX_PAGE
+from ..dependencies import StoreDep
+from ..limits import MAX_KEY_LENGTH, MAX_PAGE, MAX_STORED_INTEGER
+from ..records import CONNECT, GameRecord
 from ..schemas import (
     GameCreate,
     GameCreated,
@@ -29,7 +30,6 @@ from ..schemas import (
     MovePosted,
     error_responses,
 )
-from ..store import GameRecord, StoreDep
 
 router = APIRouter(prefix="/drop_token", tags=["drop token"])
 
@@ -101,7 +101,10 @@ def _move_out(record: GameRecord, move: Move) -> MoveOut:
     response_model=GameList,
     response_model_exclude_none=True,
     responses=error_responses(
-        e400=f"Malformed request: limit not 1 to {MAX_PAGE}, or after not a whole number.",
+        e400=(
+            f"Malformed request: limit not 1 to {MAX_PAGE}, or after not 0 to "
+            f"{MAX_STORED_INTEGER}."
+        ),
         **_STORAGE,
     ),
 )
@@ -117,7 +120,11 @@ def read_games(
     ] = None,
     after: Annotated[
         int | None,
-        Query(ge=0, description="The previous page's next: the page starts after that position."),
+        Query(
+            ge=0,
+            le=MAX_STORED_INTEGER,
+            description="The previous page's next: the page starts after that position.",
+        ),
     ] = None,
 ) -> GameList:
     """Return all in-progress games, oldest first; with limit or after, one page of them."""
@@ -158,13 +165,20 @@ def create_game(body: GameCreate, store: StoreDep) -> GameCreated:
     responses=error_responses(e404="Game not found.", **_STORAGE),
 )
 def read_game(game_id: GameId, store: StoreDep) -> GameState:
-    """Get the state of the game (no winner key while in progress, null after a draw)."""
+    """Get the state of the game (no winner key while in progress, null after a draw).
+
+    Beyond the seed, the board: rows, columns, and the stones in a row that win.
+    """
     record, outcome = store.read_state(game_id)
-    players = list(record.players)
+    players, rows, columns = list(record.players), record.rows, record.columns
     if outcome is None:
-        return GameState(players=players, state="IN_PROGRESS")
+        return GameState(
+            players=players, state="IN_PROGRESS", rows=rows, columns=columns, connect=CONNECT
+        )
     winner = None if outcome.winner is None else record.players[outcome.winner]
-    return GameState(players=players, state="DONE", winner=winner)
+    return GameState(
+        players=players, state="DONE", winner=winner, rows=rows, columns=columns, connect=CONNECT
+    )
 
 
 @router.get(
@@ -173,7 +187,7 @@ def read_game(game_id: GameId, store: StoreDep) -> GameState:
     response_model_exclude_none=True,
     responses=error_responses(
         e400=(
-            "Malformed request: start or until negative or not an integer; "
+            f"Malformed request: start or until not 0 to {MAX_STORED_INTEGER}; "
             "until before start (bad_range)."
         ),
         e404="Game not found, or start is past the last move.",
@@ -183,11 +197,14 @@ def read_game(game_id: GameId, store: StoreDep) -> GameState:
 def read_moves(
     game_id: GameId,
     store: StoreDep,
-    start: Annotated[int | None, Query(ge=0, description="First move number.")] = None,
+    start: Annotated[
+        int | None, Query(ge=0, le=MAX_STORED_INTEGER, description="First move number.")
+    ] = None,
     until: Annotated[
         int | None,
         Query(
             ge=0,
+            le=MAX_STORED_INTEGER,
             description="Last move number, inclusive; not before start; past the end is the end.",
         ),
     ] = None,
@@ -233,14 +250,16 @@ def create_move(
     response_model=MoveOut,
     response_model_exclude_none=True,
     responses=error_responses(
-        e400="Malformed request: the move number is negative or not an integer.",
+        e400=f"Malformed request: the move number is not 0 to {MAX_STORED_INTEGER}.",
         e404="Game or move not found.",
         **_STORAGE,
     ),
 )
 def read_move(
     game_id: GameId,
-    move_number: Annotated[int, Path(ge=0, description="From 0, quits included.")],
+    move_number: Annotated[
+        int, Path(ge=0, le=MAX_STORED_INTEGER, description="From 0, quits included.")
+    ],
     store: StoreDep,
 ) -> MoveOut:
     """Return the move."""
@@ -272,13 +291,10 @@ def delete_player(
     idempotency_key: IdempotencyKey = None,
 ) -> Response:
     """Player quits from game; the last player left wins."""
-    try:
-        store.quit(
-            game_id=game_id,
-            player_id=player_id,
-            token=_bearer(authorization),
-            key=idempotency_key,
-        )
-    except GameOverError as error:
-        raise GameDoneError(str(error)) from error
+    store.quit(
+        game_id=game_id,
+        player_id=player_id,
+        token=_bearer(authorization),
+        key=idempotency_key,
+    )
     return Response(status_code=status.HTTP_202_ACCEPTED)

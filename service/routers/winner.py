@@ -1,6 +1,7 @@
 """Who has won on a board string: the engine's :func:`~engine.board_check.check_board` over HTTP.
 
-The checks run in the app's :class:`~service.winner_pool.WinnerPool`, so
+The checks run in the app's :class:`~service.winner_pool.WinnerPool`
+(:data:`~service.dependencies.WinnerPoolDep`), so
 they can never starve move posting; when its workers are all busy a check
 is refused with 503 ``winner_check_busy``.
 """
@@ -9,14 +10,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Path, Query
 from fastapi.responses import PlainTextResponse
 
 from engine.board_check import SEARCH_LIMIT, BoardVerdict
 
+from ..dependencies import WinnerPoolDep
 from ..limits import MAX_WINNER_SIZE
 from ..schemas import WinnerIn, WinnerOut, error_responses
-from ..winner_pool import WinnerPool
 
 router = APIRouter(prefix="/winner", tags=["winner"])
 
@@ -46,11 +47,6 @@ _VERIFIED_TEXT = (
 Size = Annotated[int, Query(le=MAX_WINNER_SIZE)]
 
 
-def _pool(request: Request) -> WinnerPool:
-    pool: WinnerPool = request.app.state.winner_pool
-    return pool
-
-
 @router.get(
     "/{board}",
     response_class=PlainTextResponse,
@@ -74,7 +70,7 @@ def _pool(request: Request) -> WinnerPool:
     },
 )
 async def read_winner(
-    request: Request,
+    pool: WinnerPoolDep,
     board: Annotated[
         str,
         Path(
@@ -91,7 +87,7 @@ async def read_winner(
     ] = 4,
     first: Annotated[str, Query(description='Who moved first, "A" or "B".')] = "A",
 ) -> PlainTextResponse:
-    verdict = await _pool(request).check(board, rows, columns, connect, first)
+    verdict = await pool.check(board, rows, columns, connect, first)
     return PlainTextResponse(
         verdict.winner,
         headers={ORDER_VERIFIED_HEADER: "true" if verdict.order_verified else "false"},
@@ -107,8 +103,8 @@ async def read_winner(
     ),
     responses=_REFUSED,
 )
-async def create_winner_check(request: Request, body: WinnerIn) -> WinnerOut:
-    verdict: BoardVerdict = await _pool(request).check(
+async def create_winner_check(body: WinnerIn, pool: WinnerPoolDep) -> WinnerOut:
+    verdict: BoardVerdict = await pool.check(
         body.board, body.rows, body.columns, body.connect, body.first
     )
     return WinnerOut(winner=verdict.winner, orderVerified=verdict.order_verified)  # type: ignore[arg-type]

@@ -10,6 +10,8 @@ from fastapi.testclient import TestClient
 
 NewGame = Callable[..., str]
 UNKNOWN_GAME = "0" * 32
+BOARD_4X4 = {"rows": 4, "columns": 4, "connect": 4}
+"""The keys beyond the seed's in the state of a game made by new_game's defaults."""
 
 
 def play(client: TestClient, game_id: str, player: str, column: int) -> Any:
@@ -108,7 +110,22 @@ def test_state_in_progress_has_no_winner_key(client: TestClient, new_game: NewGa
     game_id = new_game(client, players=["ann", "bob"])
     response = client.get(f"/drop_token/{game_id}")
     assert response.status_code == 200
-    assert response.json() == {"players": ["ann", "bob"], "state": "IN_PROGRESS"}
+    assert response.json() == {"players": ["ann", "bob"], "state": "IN_PROGRESS", **BOARD_4X4}
+
+
+def test_state_names_the_board_after_the_seeds_keys(client: TestClient, new_game: NewGame) -> None:
+    """A player who joins learns the board's size from the service; the seed's keys come first."""
+    game_id = new_game(client, players=["ann", "bob"], rows=6, columns=7)
+    response = client.get(f"/drop_token/{game_id}")
+    assert response.content == (
+        b'{"players":["ann","bob"],"state":"IN_PROGRESS","rows":6,"columns":7,"connect":4}'
+    )
+    client.delete(f"/drop_token/{game_id}/bob")
+    response = client.get(f"/drop_token/{game_id}")
+    assert response.content == (
+        b'{"players":["ann","bob"],"state":"DONE","winner":"ann","rows":6,"columns":7,'
+        b'"connect":4}'
+    )
 
 
 def test_state_after_a_win_names_the_winner(client: TestClient, new_game: NewGame) -> None:
@@ -118,6 +135,7 @@ def test_state_after_a_win_names_the_winner(client: TestClient, new_game: NewGam
         "players": ["p1", "p2"],
         "state": "DONE",
         "winner": "p1",
+        **BOARD_4X4,
     }
 
 
@@ -125,7 +143,14 @@ def test_state_after_a_draw_has_a_null_winner(client: TestClient, new_game: NewG
     game_id = new_game(client, rows=2, columns=2)
     play_all(client, game_id, [("p1", 0), ("p2", 0), ("p1", 1), ("p2", 1)])
     response = client.get(f"/drop_token/{game_id}")
-    assert response.json() == {"players": ["p1", "p2"], "state": "DONE", "winner": None}
+    assert response.json() == {
+        "players": ["p1", "p2"],
+        "state": "DONE",
+        "winner": None,
+        "rows": 2,
+        "columns": 2,
+        "connect": 4,
+    }
     assert client.get("/drop_token").json() == {"games": []}
 
 
@@ -356,6 +381,7 @@ def test_quit_out_of_turn_leaves_the_last_player_the_winner(
         "players": ["p1", "p2"],
         "state": "DONE",
         "winner": "p1",
+        **BOARD_4X4,
     }
 
 
@@ -454,6 +480,9 @@ def test_boards_too_small_for_four_end_in_a_draw(
         "players": players,
         "state": "DONE",
         "winner": None,
+        "rows": rows,
+        "columns": columns,
+        "connect": 4,
     }
 
 

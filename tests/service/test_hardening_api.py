@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from server_support import REPOSITORY
 from service.limits import MAX_BODY_BYTES, MAX_NAME_LENGTH, MAX_PLAYERS, MAX_SIZE
 
 P1_WINS = [("p1", 0), ("p2", 1), ("p1", 0), ("p2", 1), ("p1", 0), ("p2", 1), ("p1", 0)]
@@ -58,6 +59,13 @@ def test_tokens_are_hex_so_a_command_line_never_reads_one_as_an_option(client: T
     for _ in range(20):
         for token in create(client, tokens=True)["tokens"].values():
             assert len(token) == 48 and set(token) <= set("0123456789abcdef"), token
+
+
+def test_the_service_readme_states_the_tokens_length(client: TestClient) -> None:
+    (token, *_) = create(client, tokens=True)["tokens"].values()
+    readme = " ".join((REPOSITORY / "service" / "README.md").read_text().split())
+    assert f"one secret per player ({len(token)} hex digits)" in readme
+    assert f"a real one has {len(token)} hex digits" in readme
 
 
 def test_a_move_without_the_token_is_401(

@@ -22,8 +22,8 @@ from fastapi.testclient import TestClient
 from bench.postgres_cluster import Cluster
 from service.errors import StorageError
 from service.main import create_app
+from service.repository import GameStore
 from service.storage import open_store
-from service.store import GameStore
 
 RunService = Callable[..., "subprocess.CompletedProcess[str]"]
 

@@ -11,11 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from engine import GameOverError, NotYourTurnError, Rules, RulesError, Status
-from service.errors import GameNotFoundError, PlayerNotFoundError, StorageFullError
+from engine import NotYourTurnError, Rules, RulesError, Status
+from service.errors import (
+    GameDoneError,
+    GameNotFoundError,
+    PlayerNotFoundError,
+    StorageFullError,
+)
+from service.records import drop_token_rules
+from service.repository import GameStore
 from service.sqlite_store import SqliteGameStore
 from service.storage import open_store
-from service.store import GameStore, drop_token_rules
 
 OpenStore = Callable[..., GameStore]
 
@@ -142,7 +148,7 @@ def test_boards_without_room_for_four_only_draw(
         store.play(game_id=game_id, player_id="ab"[number % 2], column=column)
     game = store.read_game(game_id).game
     assert game.status is Status.DRAWN
-    with pytest.raises(GameOverError):
+    with pytest.raises(GameDoneError):
         store.quit(game_id=game_id, player_id="a")
     store.close()
 
@@ -211,7 +217,7 @@ def test_the_cache_stays_within_its_weight(open_database: OpenStore) -> None:
     ids = [store.create_game(players=["a", "b"], rows=6, columns=7).game_id for _ in range(10)]
     for game_id in ids:
         store.play(game_id=game_id, player_id="a", column=3)
-    assert store._cache._weight <= 100
+    assert store._cache.weight <= 100
     for game_id in ids:  # Evicted games are replayed again, correctly.
         assert store.play(game_id=game_id, player_id="b", column=3) == 1
     store.close()
@@ -224,7 +230,7 @@ def test_unknown_game_ids_leave_nothing_in_the_cache(open_database: OpenStore) -
             store.read_state(f"{number:032x}")
         with pytest.raises(GameNotFoundError):
             store.play(game_id=f"{number:032x}", player_id="a", column=0)
-    assert len(store._cache._entries) == 0
+    assert len(store._cache) == 0
     store.close()
 
 

@@ -3,9 +3,10 @@
 Two tables: ``games`` (players, board size, token hashes) and ``moves``, one
 row per drop or quit, keyed by ``(game_id, move_number)``. The engine's
 :class:`~engine.Game` decides every rule; it is rebuilt from the moves, but
-not on every request: a bounded cache keeps recently used games and catches
-each up with the moves stored since (other processes may share the
-database), so a request costs the same in a game of 10 or 10,000 moves.
+not on every request: a bounded cache (:mod:`service.cache`) keeps recently
+used games and catches each up with the moves stored since (other
+processes may share the database), so a request costs the same in a game
+of 10 or 10,000 moves.
 Reading moves reads only the rows asked for. ``games.done`` is derived from
 the moves and updated in the same transaction as the move that ends the
 game; it serves to list the games in progress without replaying them.
@@ -19,244 +20,46 @@ that reads how many moves there are, lets the engine validate the new one
 and inserts it; the subclass guarantees that two write transactions on one
 game never overlap (SQLite: one writer at a time; PostgreSQL: the game's
 row locked ``FOR UPDATE``), so two requests can never both append move n.
+A move is committed in :meth:`GameStore._append`, for a drop and a quit alike.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
-import re
-import secrets
-import threading
-import uuid
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
-from typing import Annotated, Any, Protocol
-
-from fastapi import Depends, Request
 
 from engine import (
     Game,
-    GameOverError,
     Move,
     NotYourTurnError,
     Outcome,
     Player,
     PlayerNotActiveError,
-    Rules,
 )
 
+from .cache import CACHE_WEIGHT, CachedGame, GameCache
+from .database import Connection
 from .errors import (
     BadRangeError,
+    GameDoneError,
     GameNotFoundError,
     IdempotencyKeyReusedError,
     MoveNotFoundError,
-    PlayerNotFoundError,
-    StorageError,
-    TokenRejectedError,
-    TokenRequiredError,
 )
 from .limits import MAX_PAGE
+from .records import (
+    CreatedGame,
+    GameRecord,
+    StoredGame,
+    check_game_id,
+    drop_token_rules,
+    new_game_id,
+    new_tokens,
+    token_digest,
+)
 
-__all__ = [
-    "CONNECT",
-    "GAME_ID_PATTERN",
-    "Connection",
-    "CreatedGame",
-    "GameRecord",
-    "GameStore",
-    "Migration",
-    "StoredGame",
-    "StoreDep",
-    "drop_token_rules",
-    "pending_migrations",
-    "get_store",
-]
-
-CONNECT = 4
-"""Four in a row wins a drop-token game, whatever the board size."""
-
-GAME_ID_PATTERN = "^[0-9a-f]{32}$"
-"""What every game id looks like: 32 lowercase hex digits (a UUID4 without dashes)."""
-
-_IS_GAME_ID = re.compile(GAME_ID_PATTERN).match
-
-BUSY_TIMEOUT = 10.0
-"""Seconds a transaction waits for another's lock before answering 503 storage_busy."""
-
-CACHE_WEIGHT = 2_000_000
-"""What the game cache may hold, in moves plus board cells (some 100 MB at most)."""
-
-def drop_token_rules(rows: int, columns: int) -> Rules:
-    """The engine rules of a drop-token board: four in a row, any size.
-
-    >>> drop_token_rules(4, 4)
-    Rules(rows=4, columns=4, connect=4)
-    >>> drop_token_rules(2, 3).connect
-    4
-
-    Raises:
-        RulesError: rows or columns is not a positive integer.
-    """
-    # On a board too small for four in a row nobody can win: games there end
-    # in a draw, or when all but one player have quit.
-    return Rules(rows, columns, CONNECT, allow_unwinnable=True)
-
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """A stored game's row: id, player names, board size and its players' token digests."""
-
-    game_id: str
-    players: tuple[str, ...]
-    rows: int
-    columns: int
-    token_digests: tuple[str, ...] | None
-
-    def player_index(self, player_id: str) -> int:
-        """The engine's number for the player called ``player_id``.
-
-        Raises:
-            PlayerNotFoundError: no player of this game has that name.
-        """
-        try:
-            return self.players.index(player_id)
-        except ValueError:
-            raise PlayerNotFoundError(
-                f"game {self.game_id!r} has no player {player_id!r}"
-            ) from None
-
-    def authorize(self, player: int, token: str | None) -> None:
-        """Check that ``token`` is ``player``'s, if the game was created with tokens.
-
-        Raises:
-            TokenRequiredError: the game has tokens and none was sent.
-            TokenRejectedError: the token is not this player's.
-        """
-        if self.token_digests is None:
-            return
-        name = self.players[player]
-        if token is None:
-            raise TokenRequiredError(
-                f"game {self.game_id!r} was created with player tokens: send "
-                f"'Authorization: Bearer <token>' with {name}'s token"
-            )
-        if not hmac.compare_digest(_digest(token), self.token_digests[player]):
-            raise TokenRejectedError(f"that token is not {name}'s")
-
-
-@dataclass(frozen=True)
-class StoredGame:
-    """A stored game: its id, player names, and an engine game replayed from its moves."""
-
-    game_id: str
-    players: tuple[str, ...]
-    game: Game
-
-
-@dataclass(frozen=True)
-class CreatedGame:
-    """A new game's id, and its players' tokens by name when they were asked for."""
-
-    game_id: str
-    tokens: dict[str, str] | None
-
-
-class Cursor(Protocol):
-    """What the store reads from a statement's result (sqlite3's and psycopg's cursors)."""
-
-    def fetchone(self) -> Any: ...
-
-    def fetchall(self) -> list[Any]: ...
-
-    def __iter__(self) -> Iterator[Any]: ...
-
-
-class Connection(Protocol):
-    """A connection inside a transaction: statements take ``?`` placeholders."""
-
-    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Cursor: ...
-
-
-Migration = Callable[[Connection], None]
-"""One step of a database's schema: run inside the start-up transaction."""
-
-
-def pending_migrations(
-    version: int, migrations: Sequence[Migration], where: str
-) -> Sequence[Migration]:
-    """The steps that bring a schema at ``version`` up to date (``version`` counts steps done).
-
-    Raises:
-        StorageError: the database was made by a newer service than this one.
-    """
-    if version > len(migrations):
-        raise StorageError(
-            f"the database {where} has schema version {version}, newer than this service's "
-            f"{len(migrations)}; run the newer service (the request changed nothing)"
-        )
-    return migrations[version:]
-
-
-class _CachedGame:
-    """One game replayed by the engine; its lock guards the game while it is used."""
-
-    __slots__ = ("lock", "game", "weight")
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.game: Game | None = None
-        self.weight = 0
-
-
-class _GameCache:
-    """Recently used games, least recently used dropped first beyond ``max_weight``."""
-
-    def __init__(self, max_weight: int) -> None:
-        self.max_weight = max_weight
-        self._entries: OrderedDict[str, _CachedGame] = OrderedDict()
-        self._weight = 0
-        self._lock = threading.Lock()
-
-    def entry(self, game_id: str) -> _CachedGame:
-        with self._lock:
-            entry = self._entries.get(game_id)
-            if entry is None:
-                entry = self._entries[game_id] = _CachedGame()
-            self._entries.move_to_end(game_id)
-            return entry
-
-    def weigh(self, game_id: str, entry: _CachedGame) -> None:
-        """Count ``entry``'s new size, and drop the oldest games if the cache is too big."""
-        game = entry.game
-        weight = 1 if game is None else 1 + len(game) + game.rules.cells
-        with self._lock:
-            self._weight += weight - entry.weight
-            entry.weight = weight
-            while self._weight > self.max_weight and len(self._entries) > 1:
-                oldest_id, oldest = next(iter(self._entries.items()))
-                if oldest_id == game_id:
-                    break
-                del self._entries[oldest_id]
-                self._weight -= oldest.weight
-
-    def evict(self, game_id: str) -> None:
-        with self._lock:
-            entry = self._entries.pop(game_id, None)
-            if entry is not None:
-                self._weight -= entry.weight
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-            self._weight = 0
+__all__ = ["GameStore"]
 
 
 class GameStore:
@@ -279,7 +82,7 @@ class GameStore:
     _SELECT_GAME_TO_WRITE = _SELECT_GAME
 
     def __init__(self, *, cache_weight: int = CACHE_WEIGHT) -> None:
-        self._cache = _GameCache(cache_weight)
+        self._cache = GameCache(cache_weight)
 
     def _transaction(self, write: bool = False) -> AbstractContextManager[Connection]:
         """One transaction; commit on success, roll back on any exception.
@@ -312,11 +115,9 @@ class GameStore:
         """
         # Let the engine refuse the game before anything is stored.
         Game(drop_token_rules(rows, columns), players=len(players))
-        game_id = uuid.uuid4().hex
-        # Hex, never URL-safe base64: a token starting with "-" would read as
-        # an option on a command line (connect.py --join ... --token TOKEN).
-        secret = {name: secrets.token_hex(24) for name in players} if tokens else None
-        digests = None if secret is None else json.dumps([_digest(secret[n]) for n in players])
+        game_id = new_game_id()
+        secret = new_tokens(players) if tokens else None
+        digests = None if secret is None else json.dumps([token_digest(secret[n]) for n in players])
         with self._transaction(write=True) as connection:
             connection.execute(
                 "INSERT INTO games (game_id, players, board_rows, board_columns, tokens)"
@@ -351,11 +152,9 @@ class GameStore:
         return [game_id for _, game_id in rows], None
 
     @contextmanager
-    def _cached(self, game_id: str) -> Iterator[_CachedGame]:
+    def _cached(self, game_id: str) -> Iterator[CachedGame]:
         """The cache entry of ``game_id``, locked; dropped again if there is no such game."""
-        # Text that is no game id never gets an entry.
-        if not _IS_GAME_ID(game_id):
-            raise GameNotFoundError(f"there is no game {game_id!r}")
+        check_game_id(game_id)  # Text that is no game id never gets an entry.
         entry = self._cache.entry(game_id)
         try:
             with entry.lock:
@@ -473,7 +272,7 @@ class GameStore:
             GameNotFoundError, PlayerNotFoundError: unknown game or player.
             TokenRequiredError, TokenRejectedError, IdempotencyKeyReusedError:
                 as for :meth:`play`.
-            GameOverError: the game is over (whether or not the player quit before).
+            GameDoneError: the game is over (whether or not the player quit before).
             EngineError: the engine refuses (player already quit).
             StorageError: the database cannot be written; nothing was stored.
         """
@@ -546,9 +345,7 @@ class GameStore:
         Raises:
             GameNotFoundError: no game has this id.
         """
-        # Text that is no game id names no game; it never reaches the database.
-        if not _IS_GAME_ID(game_id):
-            raise GameNotFoundError(f"there is no game {game_id!r}")
+        check_game_id(game_id)  # Text that is no game id never reaches the database.
         row = connection.execute(
             self._SELECT_GAME_TO_WRITE if lock else self._SELECT_GAME, (game_id,)
         ).fetchone()
@@ -562,7 +359,7 @@ class GameStore:
         return record, 0 if last is None else last + 1
 
     def _caught_up(
-        self, connection: Connection, record: GameRecord, count: int, entry: _CachedGame
+        self, connection: Connection, record: GameRecord, count: int, entry: CachedGame
     ) -> Game:
         """The cached game with all ``count`` stored moves played.
 
@@ -570,7 +367,7 @@ class GameStore:
         """
         game = entry.game
         if game is None or len(game) > count:
-            game = Game(drop_token_rules(record.rows, record.columns), players=len(record.players))
+            game = record.new_game()
         if len(game) < count:
             moves = connection.execute(
                 "SELECT player, column_number FROM moves WHERE game_id = ?"
@@ -588,20 +385,11 @@ class GameStore:
 
 
 def _quit(game: Game, player: Player) -> Move:
-    """Quit ``player``; once the game is over, any of its players quitting is GameOverError.
+    """Quit ``player``; once the game is over, any of its players quitting is GameDoneError.
 
     The engine would first say that a player who quit earlier is not active;
-    the API answers every quit of a finished game alike (410).
+    the API answers every quit of a finished game alike.
     """
     if game.is_over():
-        raise GameOverError("the game is over; nobody can quit it any more")
+        raise GameDoneError("the game is over; nobody can quit it any more")
     return game.quit(player)
-
-
-def get_store(request: Request) -> GameStore:
-    """The app's store (a dependency, so tests may override it)."""
-    store: GameStore = request.app.state.store
-    return store
-
-
-StoreDep = Annotated[GameStore, Depends(get_store)]

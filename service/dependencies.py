@@ -1,0 +1,38 @@
+"""What the routes need, as FastAPI dependencies: the store and the winner-check workers.
+
+The app made by :func:`service.main.create_app` holds both; a route asks
+for them by type (``store: StoreDep``, ``pool: WinnerPoolDep``) and never
+reaches into the app itself, so a test may swap either through
+``app.dependency_overrides``. Both are ``async``: they do no I/O, and an
+async dependency runs on the event loop instead of taking a worker thread.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from .repository import GameStore
+from .winner_pool import WinnerPool
+
+__all__ = ["StoreDep", "WinnerPoolDep", "get_store", "get_winner_pool"]
+
+
+async def get_store(request: Request) -> GameStore:
+    """The app's store of games."""
+    store: GameStore = request.app.state.store
+    return store
+
+
+async def get_winner_pool(request: Request) -> WinnerPool:
+    """The app's pool of winner-check worker processes."""
+    pool: WinnerPool = request.app.state.winner_pool
+    return pool
+
+
+StoreDep = Annotated[GameStore, Depends(get_store)]
+"""A route's parameter of this type receives the app's store."""
+
+WinnerPoolDep = Annotated[WinnerPool, Depends(get_winner_pool)]
+"""A route's parameter of this type receives the app's winner-check pool."""

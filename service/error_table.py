@@ -1,0 +1,231 @@
+"""Every error the service answers, with its HTTP status and API code, in one table.
+
+:data:`ERRORS` maps each error class (the engine's, the service's, a
+malformed request, any other failure) to its answer; the closest class in
+an error's method resolution order decides. :func:`answer_error` is the one
+exception handler that reads it, and :func:`install_error_handler` hands it
+every error an app can raise. Starlette's own refusals (no such path, a
+method the path does not take, the request limits of
+:mod:`service.guards`) carry their status themselves: :data:`HTTP_CODES`
+names the code of each. Every error answers the one shape
+``{"error": code, "detail": sentence}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+from starlette.routing import BaseRoute, Match
+
+from engine import (
+    BoardCharacterError,
+    BoardError,
+    BoardLengthError,
+    BothPlayersWonError,
+    ColumnFullError,
+    ColumnOutOfRangeError,
+    DisjointChainsError,
+    EngineError,
+    FloatingPieceError,
+    GameOverError,
+    ImpossibleLastMoveError,
+    MoveOrderError,
+    MoveSyntaxError,
+    NotYourTurnError,
+    PieceCountError,
+    PlayerNotActiveError,
+    RulesError,
+    UndecidedBoardError,
+)
+
+from .errors import (
+    BadRangeError,
+    GameDoneError,
+    GameNotFoundError,
+    IdempotencyKeyReusedError,
+    MoveNotFoundError,
+    PlayerNotFoundError,
+    ServiceError,
+    StorageBusyError,
+    StorageCorruptError,
+    StorageError,
+    StorageFullError,
+    StorageMissingError,
+    StorageReadOnlyError,
+    StorageReplacedError,
+    TokenRejectedError,
+    TokenRequiredError,
+    WinnerBusyError,
+)
+
+__all__ = [
+    "ERRORS",
+    "HTTP_CODES",
+    "ErrorAnswer",
+    "answer_error",
+    "answer_for",
+    "error_response",
+    "install_error_handler",
+]
+
+
+@dataclass(frozen=True)
+class ErrorAnswer:
+    """How one kind of error is answered: status, API code, and headers.
+
+    ``detail``, when set, replaces the error's own text (which a client
+    must not see: the failure of the server itself).
+    """
+
+    status: int
+    code: str
+    headers: tuple[tuple[str, str], ...] = ()
+    detail: str | None = None
+
+
+_RETRY_STORAGE = (("Retry-After", "5"),)
+
+ERRORS: dict[type[Exception], ErrorAnswer] = {
+    # A request the schema refuses (never FastAPI's 422).
+    RequestValidationError: ErrorAnswer(400, "malformed_request"),
+    # The engine's rules.
+    NotYourTurnError: ErrorAnswer(409, "not_your_turn"),
+    PlayerNotActiveError: ErrorAnswer(404, "player_not_active"),
+    GameOverError: ErrorAnswer(400, "game_over"),
+    ColumnFullError: ErrorAnswer(400, "column_full"),
+    ColumnOutOfRangeError: ErrorAnswer(400, "column_out_of_range"),
+    MoveSyntaxError: ErrorAnswer(400, "bad_move"),
+    RulesError: ErrorAnswer(400, "bad_rules"),
+    EngineError: ErrorAnswer(400, "engine_error"),
+    # The winner check: a board no game can reach, by the rule it breaks.
+    BoardError: ErrorAnswer(400, "invalid_board"),
+    BoardLengthError: ErrorAnswer(400, "wrong_length"),
+    BoardCharacterError: ErrorAnswer(400, "bad_character"),
+    FloatingPieceError: ErrorAnswer(400, "floating_piece"),
+    PieceCountError: ErrorAnswer(400, "impossible_counts"),
+    BothPlayersWonError: ErrorAnswer(400, "both_players_won"),
+    DisjointChainsError: ErrorAnswer(400, "multiple_winner"),
+    ImpossibleLastMoveError: ErrorAnswer(400, "impossible_last_move"),
+    MoveOrderError: ErrorAnswer(400, "no_move_order"),
+    UndecidedBoardError: ErrorAnswer(400, "undecided"),
+    # Stored games, players, tokens and retries.
+    ServiceError: ErrorAnswer(400, "bad_request"),
+    GameNotFoundError: ErrorAnswer(404, "game_not_found"),
+    PlayerNotFoundError: ErrorAnswer(404, "player_not_found"),
+    MoveNotFoundError: ErrorAnswer(404, "move_not_found"),
+    BadRangeError: ErrorAnswer(400, "bad_range"),
+    GameDoneError: ErrorAnswer(410, "game_done"),
+    TokenRequiredError: ErrorAnswer(401, "token_required", (("WWW-Authenticate", "Bearer"),)),
+    TokenRejectedError: ErrorAnswer(403, "token_rejected"),
+    IdempotencyKeyReusedError: ErrorAnswer(422, "idempotency_key_reused"),
+    WinnerBusyError: ErrorAnswer(503, "winner_check_busy", (("Retry-After", "1"),)),
+    # Storage faults: nothing was stored; try again later.
+    StorageError: ErrorAnswer(503, "storage_unavailable", _RETRY_STORAGE),
+    StorageFullError: ErrorAnswer(503, "storage_full", _RETRY_STORAGE),
+    StorageReadOnlyError: ErrorAnswer(503, "storage_read_only", _RETRY_STORAGE),
+    StorageCorruptError: ErrorAnswer(503, "storage_corrupt", _RETRY_STORAGE),
+    StorageMissingError: ErrorAnswer(503, "storage_missing", _RETRY_STORAGE),
+    StorageReplacedError: ErrorAnswer(503, "storage_replaced", _RETRY_STORAGE),
+    StorageBusyError: ErrorAnswer(503, "storage_busy", _RETRY_STORAGE),
+    # Anything else is the server's own failure: its traceback goes to the
+    # server's log, never to the client.
+    Exception: ErrorAnswer(
+        500, "internal_error", detail="the server failed; nothing is known to be lost"
+    ),
+}
+"""Each error class's answer; an error takes its closest class's."""
+
+HTTP_CODES: dict[int, str] = {
+    400: "malformed_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    408: "request_timeout",
+    413: "request_too_large",
+    431: "headers_too_large",
+    500: "internal_error",
+}
+"""The code of each status Starlette's HTTPException carries (no route reached, request limits)."""
+
+
+def answer_for(error: BaseException) -> ErrorAnswer:
+    """The answer to ``error``: its closest class's in :data:`ERRORS`.
+
+    >>> answer_for(GameNotFoundError("there is no game 'x'")).code
+    'game_not_found'
+    >>> answer_for(StorageFullError("disk full")).status
+    503
+    >>> answer_for(HTTPException(405)).code
+    'method_not_allowed'
+    """
+    if isinstance(error, HTTPException):
+        code = HTTP_CODES.get(error.status_code, f"http_{error.status_code}")
+        return ErrorAnswer(error.status_code, code, tuple((error.headers or {}).items()))
+    for cls in type(error).__mro__:
+        answer = ERRORS.get(cls)
+        if answer is not None:
+            return answer
+    return ERRORS[Exception]
+
+
+def error_response(
+    status_code: int, code: str, detail: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    """The one error shape: ``{"error": code, "detail": sentence}``."""
+    return JSONResponse({"error": code, "detail": detail}, status_code=status_code, headers=headers)
+
+
+async def answer_error(request: Request, error: Exception) -> JSONResponse:
+    """The app's one exception handler: answer ``error`` as :data:`ERRORS` says."""
+    answer = answer_for(error)
+    headers = dict(answer.headers)
+    if answer.detail is not None:
+        detail = answer.detail
+    elif isinstance(error, RequestValidationError):
+        detail = _problems(error)
+    elif isinstance(error, HTTPException):
+        detail = str(error.detail)
+        if error.status_code == 405:
+            headers["Allow"] = ", ".join(_allowed_methods(request))
+    else:
+        detail = str(error)
+    return error_response(answer.status, answer.code, detail, headers or None)
+
+
+def install_error_handler(app: FastAPI) -> None:
+    """Let :func:`answer_error` answer every error ``app`` raises."""
+    app.add_exception_handler(HTTPException, answer_error)
+    for cls in ERRORS:
+        app.add_exception_handler(cls, answer_error)
+
+
+def _problems(error: RequestValidationError) -> str:
+    """What is wrong with a malformed request, each problem where it is."""
+    problems = "; ".join(
+        f"{'.'.join(str(part) for part in problem['loc'])}: {problem['msg']}"
+        for problem in error.errors()
+    )
+    return problems or "malformed request"
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route takes at this path (Starlette names only the first route's).
+
+    Each method is tried on every route, so routers included in any way are asked alike.
+    """
+    routes: list[BaseRoute] = request.app.routes
+    return [
+        method
+        for method in _METHODS
+        if any(
+            route.matches(dict(request.scope, method=method))[0] is Match.FULL
+            for route in routes
+        )
+    ]
+
+
+_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
+"""The methods an Allow header may name, in its order."""

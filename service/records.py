@@ -1,0 +1,157 @@
+"""What a stored game is made of: its row, its rules, its ids and its players' tokens.
+
+Plain values with no database and no HTTP in them: the repository reads
+and writes them, the routers turn them into answers. The token checks live
+here because a game's row holds its tokens' digests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import uuid
+from dataclasses import dataclass
+
+from engine import Game, Rules
+
+from .errors import GameNotFoundError, PlayerNotFoundError, TokenRejectedError, TokenRequiredError
+
+__all__ = [
+    "CONNECT",
+    "GAME_ID_PATTERN",
+    "CreatedGame",
+    "GameRecord",
+    "StoredGame",
+    "check_game_id",
+    "drop_token_rules",
+    "new_game_id",
+    "new_tokens",
+    "token_digest",
+]
+
+CONNECT = 4
+"""Four in a row wins a drop-token game, whatever the board size."""
+
+GAME_ID_PATTERN = "^[0-9a-f]{32}$"
+"""What every game id looks like: 32 lowercase hex digits (a UUID4 without dashes)."""
+
+_IS_GAME_ID = re.compile(GAME_ID_PATTERN).match
+
+TOKEN_BYTES = 24
+"""Random bytes in a player's token: it is written as twice as many hex digits (48)."""
+
+
+def drop_token_rules(rows: int, columns: int) -> Rules:
+    """The engine rules of a drop-token board: four in a row, any size.
+
+    >>> drop_token_rules(4, 4)
+    Rules(rows=4, columns=4, connect=4)
+    >>> drop_token_rules(2, 3).connect
+    4
+
+    Raises:
+        RulesError: rows or columns is not a positive integer.
+    """
+    # On a board too small for four in a row nobody can win: games there end
+    # in a draw, or when all but one player have quit.
+    return Rules(rows, columns, CONNECT, allow_unwinnable=True)
+
+
+def new_game_id() -> str:
+    """A fresh game id matching :data:`GAME_ID_PATTERN`."""
+    return uuid.uuid4().hex
+
+
+def check_game_id(game_id: str) -> None:
+    """Refuse text that is no game id before it reaches a database or the cache.
+
+    >>> check_game_id("0123456789abcdef0123456789abcdef")
+    >>> check_game_id("no-such-game")
+    Traceback (most recent call last):
+    ...
+    service.errors.GameNotFoundError: there is no game 'no-such-game'
+
+    Raises:
+        GameNotFoundError: ``game_id`` does not look like a game id, so names no game.
+    """
+    if not _IS_GAME_ID(game_id):
+        raise GameNotFoundError(f"there is no game {game_id!r}")
+
+
+def new_tokens(players: list[str]) -> dict[str, str]:
+    """One fresh secret per player, by name: 48 hex digits each.
+
+    Hex, never URL-safe base64: a token starting with "-" would read as an
+    option on a command line (``connect.py --join ... --token TOKEN``).
+    """
+    return {name: secrets.token_hex(TOKEN_BYTES) for name in players}
+
+
+def token_digest(token: str) -> str:
+    """What is stored of a token: its SHA-256, in hex (the token itself is shown once)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A stored game's row: id, player names, board size and its players' token digests."""
+
+    game_id: str
+    players: tuple[str, ...]
+    rows: int
+    columns: int
+    token_digests: tuple[str, ...] | None
+
+    def player_index(self, player_id: str) -> int:
+        """The engine's number for the player called ``player_id``.
+
+        Raises:
+            PlayerNotFoundError: no player of this game has that name.
+        """
+        try:
+            return self.players.index(player_id)
+        except ValueError:
+            raise PlayerNotFoundError(
+                f"game {self.game_id!r} has no player {player_id!r}"
+            ) from None
+
+    def authorize(self, player: int, token: str | None) -> None:
+        """Check that ``token`` is ``player``'s, if the game was created with tokens.
+
+        Raises:
+            TokenRequiredError: the game has tokens and none was sent.
+            TokenRejectedError: the token is not this player's.
+        """
+        if self.token_digests is None:
+            return
+        name = self.players[player]
+        if token is None:
+            raise TokenRequiredError(
+                f"game {self.game_id!r} was created with player tokens: send "
+                f"'Authorization: Bearer <token>' with {name}'s token"
+            )
+        if not hmac.compare_digest(token_digest(token), self.token_digests[player]):
+            raise TokenRejectedError(f"that token is not {name}'s")
+
+    def new_game(self) -> Game:
+        """An engine game of this record's rules and players, with no moves yet."""
+        return Game(drop_token_rules(self.rows, self.columns), players=len(self.players))
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A stored game: its id, player names, and an engine game replayed from its moves."""
+
+    game_id: str
+    players: tuple[str, ...]
+    game: Game
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    """A new game's id, and its players' tokens by name when they were asked for."""
+
+    game_id: str
+    tokens: dict[str, str] | None

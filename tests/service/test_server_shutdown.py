@@ -1,0 +1,46 @@
+"""Stopping a real server after winner checks: the workers end quietly with it.
+
+A winner check starts a worker process. Ctrl-C in the server's terminal
+reaches the worker too, and SIGTERM ends the server without running its
+last lines; before, either printed a worker's KeyboardInterrupt traceback
+or multiprocessing's "leaked semaphore objects" warning.
+"""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+import httpx
+import pytest
+
+from server_support import Server
+
+# Starts real server processes: outside the fast subset (CI runs it).
+pytestmark = pytest.mark.slow
+
+BOARD = "X" * 35 + "AAAABBB"
+
+
+@pytest.mark.parametrize("stop", ["ctrl_c", "sigterm"])
+def test_stopping_the_server_after_winner_checks_prints_no_worker_trouble(
+    tmp_path: Path, stop: str
+) -> None:
+    server = Server(tmp_path / "games.db", capture_output=True)
+    server.start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            assert client.get(f"/winner/{BOARD}").text == "A"
+            assert client.post("/winner", json={"board": BOARD}).json()["winner"] == "A"
+        assert server.process is not None
+        if stop == "ctrl_c":
+            server.interrupt()
+        else:
+            server.process.send_signal(signal.SIGTERM)
+        output = server.output()
+    finally:
+        server.close()
+    assert "Application shutdown complete." in output
+    assert "Traceback" not in output, output
+    assert "leaked" not in output, output
+    assert "Warning" not in output, output
