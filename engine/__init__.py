@@ -34,7 +34,7 @@ from .notation import format_moves, parse_column, parse_moves
 from .render import column_header, render
 from .rules import Rules
 
-__version__ = "1.0.0"
+__version__ = "1.2.0"
 """The project's version, written only here: the packaging metadata
 (pyproject.toml) and ``connect.py --version`` both read it."""
 

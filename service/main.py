@@ -14,6 +14,8 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from engine import __version__
+
 from .error_table import install_error_handler
 from .guards import RequestLimits
 from .limits import BODY_TIMEOUT, MAX_BODY_BYTES
@@ -62,7 +64,7 @@ def create_app(
         title="Connect Four service",
         summary="The drop-token game API and a winner check for board strings.",
         description=describe_limits(max_body_bytes, body_timeout),
-        version="1.1.0",
+        version=__version__,  # the one version of the project (engine.__version__)
         lifespan=lifespan,
     )
     # What the dependencies hand the routes (service/dependencies.py).

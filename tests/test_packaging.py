@@ -176,3 +176,14 @@ def test_service_command_without_its_extra_says_what_to_install(
     lines = result.stderr.decode().splitlines()
     assert len(lines) == 1
     assert "pip install 'connect-four[service]'" in lines[0]
+
+
+def test_one_version_everywhere(tmp_path: Path) -> None:
+    """The package, the game's --version and the service's OpenAPI document say the same."""
+    from service.main import create_app
+
+    dialog = (TEST_FILES / "options" / "version.txt").read_text(encoding="utf-8")
+    assert dialog.strip() == f"connect.py {engine.__version__}"
+    assert VERSION == engine.__version__
+    app = create_app(db=tmp_path / "games.db")
+    assert app.openapi()["info"]["version"] == engine.__version__
