@@ -3,12 +3,13 @@
  * type, which holds one Database and asks database_score at every node
  * with `stones` stones on the board, as the pure-Python search does.
  *
- * Python reads the file and hands over two parallel arrays, once, as
- * buffers (Search.use_database): the keys (signed 32-bit, sorted) and the
- * scores (signed bytes, Pons' scores for the player to move). The key of a
- * position and of its mirror image are built from one table per column
- * field, as engine.database.database_keys builds them, and looked up by
- * binary search.
+ * Python reads the file and hands over, once, as buffers
+ * (Search.use_database): its records as they are (5 bytes each, sorted by
+ * key: a signed big-endian 32-bit key and a value byte) and a 256-byte
+ * table from a value byte to its Pons score (a signed byte, for the player
+ * to move). The key of a position and of its mirror image are built from
+ * one table per column field, as engine.database.database_keys builds
+ * them, and looked up by binary search.
  */
 #ifndef NATIVE_DATABASE_H
 #define NATIVE_DATABASE_H
@@ -17,11 +18,12 @@
 #define DATABASE_COLUMNS 7
 #define DATABASE_HEIGHT 7
 #define DATABASE_FIELDS (1u << DATABASE_HEIGHT)
+#define DATABASE_RECORD 5
 
 typedef struct {
-    Py_buffer keys;   /* int32, sorted; held while in use */
-    Py_buffer scores; /* int8, the same count */
-    Py_ssize_t count; /* 0: no database */
+    Py_buffer records; /* held while in use */
+    Py_buffer scores;  /* 256 bytes: a value byte's score */
+    Py_ssize_t count;  /* records; 0: no database */
     int stones;       /* the stone count of every stored position; -1: none */
     uint32_t codes[DATABASE_FIELDS];  /* a column field's code, its final "0" included */
     uint8_t lengths[DATABASE_FIELDS]; /* and its length in bits */
@@ -31,7 +33,7 @@ typedef struct {
 static void database_release(Database *db)
 {
     if (db->count) {
-        PyBuffer_Release(&db->keys);
+        PyBuffer_Release(&db->records);
         PyBuffer_Release(&db->scores);
     }
     db->count = 0;
@@ -59,19 +61,12 @@ static void database_build_codes(Database *db)
     }
 }
 
-static int is_signed_format(const Py_buffer *view, const char *codes)
-{
-    const char *format = view->format ? view->format : "B";
-    const size_t length = strlen(format);
-    return length && strchr(codes, format[length - 1]) != NULL;
-}
-
-/* Use `keys` and `scores` (None: no database): 0 on success, -1 with an exception. */
-static int database_set(Database *db, PyObject *keys, PyObject *scores, int stones, int columns,
-                        int height)
+/* Use `records` and `scores` (None: no database): 0 on success, -1 with an exception. */
+static int database_set(Database *db, PyObject *records, PyObject *scores, int stones,
+                        int columns, int height)
 {
     database_release(db);
-    if (keys == Py_None) return 0;
+    if (records == Py_None) return 0;
     if (columns != DATABASE_COLUMNS || height != DATABASE_HEIGHT) {
         PyErr_SetString(PyExc_ValueError, "the database is for boards of 7 columns and 6 rows");
         return -1;
@@ -80,38 +75,43 @@ static int database_set(Database *db, PyObject *keys, PyObject *scores, int ston
         PyErr_SetString(PyExc_ValueError, "stones must not be negative");
         return -1;
     }
-    const int flags = PyBUF_FORMAT | PyBUF_C_CONTIGUOUS;
-    if (PyObject_GetBuffer(keys, &db->keys, flags) < 0) return -1;
-    if (PyObject_GetBuffer(scores, &db->scores, flags) < 0) {
-        PyBuffer_Release(&db->keys);
+    if (PyObject_GetBuffer(records, &db->records, PyBUF_SIMPLE) < 0) return -1;
+    if (PyObject_GetBuffer(scores, &db->scores, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&db->records);
         return -1;
     }
-    if (db->keys.itemsize != 4 || !is_signed_format(&db->keys, "il") ||
-        db->scores.itemsize != 1 || !is_signed_format(&db->scores, "b") ||
-        db->keys.len / 4 != db->scores.len) {
-        PyBuffer_Release(&db->keys);
+    if (db->records.len % DATABASE_RECORD || db->scores.len != 256) {
+        PyBuffer_Release(&db->records);
         PyBuffer_Release(&db->scores);
         PyErr_SetString(PyExc_ValueError,
-                        "the database is two arrays of one length: keys 'i' (32-bit), scores 'b'");
+                        "the database is its 5-byte records and a 256-byte table of scores");
         return -1;
     }
-    db->count = db->scores.len;
+    db->count = db->records.len / DATABASE_RECORD;
     db->stones = db->count ? stones : -1;
     database_build_codes(db);
     return 0;
 }
 
+/* The key of a record: 4 bytes, big-endian, signed. */
+static inline int32_t database_key(const uint8_t *record)
+{
+    return (int32_t)(((uint32_t)record[0] << 24) | ((uint32_t)record[1] << 16) |
+                     ((uint32_t)record[2] << 8) | (uint32_t)record[3]);
+}
+
 static inline int database_find(const Database *db, int32_t key, int *score)
 {
-    const int32_t *keys = (const int32_t *)db->keys.buf;
+    const uint8_t *records = (const uint8_t *)db->records.buf;
     Py_ssize_t low = 0, high = db->count;
     while (low < high) {
         const Py_ssize_t middle = low + (high - low) / 2;
-        if (keys[middle] < key) low = middle + 1;
+        if (database_key(records + middle * DATABASE_RECORD) < key) low = middle + 1;
         else high = middle;
     }
-    if (low < db->count && keys[low] == key) {
-        *score = ((const int8_t *)db->scores.buf)[low];
+    if (low < db->count && database_key(records + low * DATABASE_RECORD) == key) {
+        const uint8_t value = records[low * DATABASE_RECORD + 4];
+        *score = ((const int8_t *)db->scores.buf)[value];
         return 1;
     }
     return 0;

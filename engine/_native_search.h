@@ -505,7 +505,7 @@ static PyObject *Search_touch(Search *self, PyObject *Py_UNUSED(ignored))
 static PyObject *Search_use_database(Search *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "use_database(keys, scores, stones)");
+        PyErr_SetString(PyExc_TypeError, "use_database(records, scores, stones)");
         return NULL;
     }
     const long stones = PyLong_AsLong(args[2]);
@@ -547,8 +547,8 @@ static PyMethodDef Search_methods[] = {
     {"touch", (PyCFunction)Search_touch, METH_NOARGS,
      "Empty the table by writing all of it, so that no search pays for its first touch."},
     {"use_database", (PyCFunction)(void (*)(void))Search_use_database, METH_FASTCALL,
-     "use_database(keys, scores, stones): the search takes the score of a position of\n"
-     "`stones` stones from the database (engine.database's arrays); keys None: none."},
+     "use_database(records, scores, stones): the search takes the score of a position of\n"
+     "`stones` stones from the database (engine.database's buffers); records None: none."},
     {"database_score", (PyCFunction)(void (*)(void))Search_database_score, METH_FASTCALL,
      "database_score(current, mask) -> the database's score of the position, or None."},
     {NULL, NULL, 0, NULL},

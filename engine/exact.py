@@ -91,7 +91,7 @@ class Solver(BudgetedSearch):
             )
             if self.database is not None:
                 db = self.database
-                self._native_search.use_database(db.keys, db.scores, db.stones)
+                self._native_search.use_database(db.records, db.scores, db.stones)
             self._negamax: Negamax = self._build_native_negamax(self._native_search)
         else:
             self._table = TranspositionTable(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import random
-from array import array
 from collections.abc import Iterator
 from importlib import import_module
 from pathlib import Path
@@ -183,10 +182,18 @@ def test_only_12_stone_7_x_6_positions_are_looked_up(database: Database) -> None
 
 
 def _stored(database: Database, key: int) -> bool:
-    from bisect import bisect_left
+    return key.to_bytes(4, "big", signed=True) in _keys_of(database)
 
-    index = bisect_left(database.keys, key)
-    return index < len(database.keys) and database.keys[index] == key
+
+_keys: dict[int, set[bytes]] = {}
+
+
+def _keys_of(database: Database) -> set[bytes]:
+    """Every key of the file, as its 4 bytes (a set, built once)."""
+    if id(database) not in _keys:
+        records = database.records
+        _keys[id(database)] = {records[i : i + 4] for i in range(0, len(records), 5)}
+    return _keys[id(database)]
 
 
 # === Scores ==================================================================
@@ -269,14 +276,18 @@ def test_the_compiled_search_refuses_a_bad_database(database: Database) -> None:
     require_accelerator()
     search = Solver(DATABASE_RULES, backend="native", database=False)._native_search
     assert search is not None
-    with pytest.raises(ValueError, match="two arrays"):
-        search.use_database(array("q", [1]), array("b", [0]), DATABASE_STONES)
-    with pytest.raises(ValueError, match="two arrays"):
-        search.use_database(array("i", [1, 2]), array("b", [0]), DATABASE_STONES)
+    with pytest.raises(ValueError, match="5-byte records"):
+        search.use_database(database.records[:-1], database.scores, DATABASE_STONES)
+    with pytest.raises(ValueError, match="256-byte table"):
+        search.use_database(database.records, database.scores[:-1], DATABASE_STONES)
+    with pytest.raises(TypeError):
+        search.use_database("not bytes", database.scores, DATABASE_STONES)  # type: ignore[arg-type]
     narrow = Solver(Rules(rows=8, columns=5), backend="native", database=False)._native_search
     assert narrow is not None
     with pytest.raises(ValueError, match="7 columns and 6 rows"):
-        narrow.use_database(database.keys, database.scores, DATABASE_STONES)
+        narrow.use_database(database.records, database.scores, DATABASE_STONES)
+    search.use_database(None, None, DATABASE_STONES)  # none: every lookup fails
+    assert search.database_score(0, 0) is None
 
 
 def test_column_scores_are_all_exact_from_any_stone_count(database: Database) -> None:
@@ -311,16 +322,16 @@ def _write(path: Path, records: list[tuple[int, int]]) -> Path:
     return path
 
 
-def test_a_file_is_read_into_keys_and_pons_scores(tmp_path: Path) -> None:
-    position = next(sample(DATABASE_STONES, 1))
-    key, _ = database_keys(position.current, position.mask)
-    assert key not in (-5, 2**31 - 1)
-    records = sorted([(-5, 0), (key, 71), (2**31 - 1, -88)])
+def test_a_file_is_read_and_its_values_become_pons_scores(tmp_path: Path) -> None:
+    won, lost, absent = sample(DATABASE_STONES, 3)
+    won_key, _ = database_keys(won.current, won.mask)
+    _, lost_mirror_key = database_keys(lost.current, lost.mask)
+    records = sorted([(won_key, 71), (lost_mirror_key, -88), (-5, 0)])
     database = Database.read(_write(tmp_path / "db.dat", records))
-    assert len(database) == len(records)
-    assert database.score(position) == 1
-    assert database.score(mirrored(position)) == 1
-    assert list(database.scores) == [score_of_value(value) for _, value in records]
+    assert len(database) == 3
+    assert database.score(won) == database.score(mirrored(won)) == 1
+    assert database.score(lost) == database.score(mirrored(lost)) == -10
+    assert database.score(absent) is None
 
 
 @pytest.mark.parametrize(
