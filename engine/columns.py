@@ -61,9 +61,11 @@ def column_scores(
     scored by rule; the others from the opening book or the database when
     either knows them, else by the exact search, which shares
     ``time_budget`` (seconds on a quiet machine, spent as node budgets like
-    :func:`engine.solver.analyse`) equally among the columns; a column
-    whose search does not end in its share gets a heuristic estimate
-    instead. ``time_limit`` (seconds) caps the wall-clock time of all the
+    :func:`engine.solver.analyse`) among the columns: each column's search
+    may spend an equal part of what the searches before it left (a 12-stone
+    7 x 6 position needs that: its columns' searches take up to 1.5 times an
+    equal share). A column whose search does not end in its share gets a
+    heuristic estimate instead. ``time_limit`` (seconds) caps the wall-clock time of all the
     searches together, as in ``analyse``.
 
     >>> from engine.rules import Rules
@@ -105,9 +107,12 @@ def column_scores(
         share = time_budget / len(pending)
         solver = Solver(rules)  # one table for all: sibling positions share subtrees
         solver.deadline = deadline_for(start, time_budget, time_limit)
-        nodes = max(1, int(share * _EXACT_SHARE * nodes_per_second(rules)))
+        nodes = max(len(pending), int(time_budget * _EXACT_SHARE * nodes_per_second(rules)))
         for index, (column, child) in enumerate(pending):
-            solver.node_limit = solver.explored + nodes
+            # What the earlier searches left, shared equally by this one and the rest.
+            solver.node_limit = solver.explored + max(
+                1, (nodes - solver.explored) // (len(pending) - index)
+            )
             try:
                 scores[column] = ColumnScore(-solver.score(child), True)
             except SearchAborted:

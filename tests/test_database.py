@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+import tomllib
 from collections.abc import Iterator
 from importlib import import_module
 from pathlib import Path
@@ -392,3 +393,12 @@ def test_with_the_extra_the_search_does_less(database: Database) -> None:
     without = Solver(DATABASE_RULES, database=False)
     assert with_database.score(position) == without.score(position)
     assert with_database.explored < without.explored
+
+
+def test_the_extra_is_declared_and_installed_for_the_tests() -> None:
+    root = Path(__file__).resolve().parent.parent
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["optional-dependencies"]["database"] == ["bitbully-databases>=0.0.2,<1"]
+    assert project["dependencies"] == []  # the game itself still needs nothing
+    requirements = (root / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    assert any(line.startswith("-e .[") and "database" in line for line in requirements)
