@@ -30,10 +30,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from engine.accelerator import runs_native
 from engine.bitboard import Position
 from engine.columns import ColumnScore, column_scores
 from engine.database import NO_DATABASE_VARIABLE, load_database
-from engine.exact import runs_native
 from engine.game import Game
 from engine.rules import Rules
 

@@ -38,15 +38,15 @@ from importlib import import_module
 from pathlib import Path
 
 from .bitboard import Position
-from .errors import EngineError
+from .errors import DatabaseFormatError
 from .rules import Rules
+from .score import win_score
 
 __all__ = [
     "DATABASE_RULES",
     "DATABASE_STONES",
     "NO_DATABASE_VARIABLE",
     "Database",
-    "DatabaseFormatError",
     "database_file",
     "database_for",
     "database_keys",
@@ -71,10 +71,6 @@ _DISTANCE_BASE = 100
 """A value ``v`` means the winning stone is the ``(100 - |v|)``-th from now."""
 _NO_SCORE = b"\x80"
 """-128 as a byte: the score table's mark of a value that ends no game (no score is that)."""
-
-
-class DatabaseFormatError(EngineError):
-    """The database file is truncated, of another format, or holds an impossible value."""
 
 
 # === Keys ====================================================================
@@ -135,11 +131,11 @@ def _signed(pattern: int) -> int:
 
 
 def score_of_value(value: int, stones: int = DATABASE_STONES, cells: int = 42) -> int:
-    """The database's ``value`` of a position of ``stones`` as Pons' score (see :mod:`engine.exact`).
+    """The database's ``value`` of a position of ``stones`` as Pons' score (see :mod:`engine.score`).
 
     ``+v`` wins with the ``(100 - v)``-th stone from now, that is with the
-    board holding ``N = stones + 100 - v`` stones, which Pons scores
-    ``(cells + 2 - N) // 2``; ``-v`` loses the same way; 0 draws.
+    board holding ``N = stones + 100 - v`` stones, which scores
+    ``win_score(cells, N - 1)``; ``-v`` loses the same way; 0 draws.
 
     >>> score_of_value(71), score_of_value(97), score_of_value(-92), score_of_value(0)
     (1, 14, -12, 0)
@@ -152,7 +148,7 @@ def score_of_value(value: int, stones: int = DATABASE_STONES, cells: int = 42) -
     stones_at_end = stones + _DISTANCE_BASE - abs(value)
     if not stones < stones_at_end <= cells:
         raise DatabaseFormatError(f"the value {value} ends no game after {stones} stones")
-    score = (cells + 2 - stones_at_end) // 2
+    score = win_score(cells, stones_at_end - 1)
     return score if value > 0 else -score
 
 

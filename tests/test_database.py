@@ -18,6 +18,7 @@ import pytest
 from solver_support import require_accelerator
 
 import engine.database as database_module
+from engine.accelerator import Backend
 from engine.bitboard import Position
 from engine.book import mirror_key, position_of_key
 from engine.columns import column_scores
@@ -26,14 +27,14 @@ from engine.database import (
     DATABASE_STONES,
     NO_DATABASE_VARIABLE,
     Database,
-    DatabaseFormatError,
     database_file,
     database_for,
     database_keys,
     load_database,
     score_of_value,
 )
-from engine.exact import Backend, Solver
+from engine.errors import DatabaseFormatError
+from engine.exact import Solver
 from engine.game import Game
 from engine.rules import Rules
 
