@@ -6,7 +6,7 @@ the 12-stone database (7 x 6 with the ``database`` extra, see
 :mod:`engine.database`) or the exact search when one of them can tell in
 time; otherwise a heuristic estimate, marked as such. With the database the
 search of a 7 x 6 position stops at 12 stones, so every column of every
-7 x 6 position is exact, in under half a second here (bench/analysis.py).
+7 x 6 position is exact within the default budget (bench/analysis.py).
 """
 
 from __future__ import annotations
@@ -65,8 +65,8 @@ def column_scores(
     may spend an equal part of what the searches before it left (a 12-stone
     7 x 6 position needs that: its columns' searches take up to 1.5 times an
     equal share). A column whose search does not end in its share gets a
-    heuristic estimate instead. ``time_limit`` (seconds) caps the wall-clock time of all the
-    searches together, as in ``analyse``.
+    heuristic estimate instead. ``time_limit`` (seconds) caps the wall-clock
+    time of all the searches together, as in ``analyse``.
 
     >>> from engine.rules import Rules
     >>> scores = column_scores(Game.from_moves("3,3,4,4", Rules(rows=6, columns=7)))
