@@ -212,6 +212,38 @@ def test_values_become_pons_scores() -> None:
     assert score_of_value(-70) == -1  # a loss with the board's last stone
 
 
+# The package's documented examples: its board (rows from the top, 1 the
+# first player), a game reaching it, its value, and that value as our score.
+DOCUMENTED = [
+    (
+        ["0000000", "0001000", "0102000", "0201020", "0102010", "0201020"],
+        [3, 1, 1, 3, 3, 5, 5, 1, 1, 3, 3, 5],
+        71,  # the first player, to move, wins with its 21st stone: 22 - 21
+        1,
+    ),
+    (
+        ["0000000", "0000000", "0011000", "0022000", "0121000", "0112022"],
+        [1, 3, 2, 2, 3, 2, 2, 3, 3, 5, 1, 6],
+        -88,  # the first player, to move, loses to the second's 12th stone
+        -10,
+    ),
+]
+
+
+@pytest.mark.parametrize(("board", "moves", "value", "score"), DOCUMENTED)
+def test_the_packages_documented_examples_read_as_pons_scores_for_the_player_to_move(
+    database: Database, board: list[str], moves: list[int], value: int, score: int
+) -> None:
+    position = Position.from_moves(moves, DATABASE_RULES)
+    assert not position.is_won() and position.moves == DATABASE_STONES
+    encoder = import_module("bitbully_databases").BitBullyDatabases._to_huffman
+    documented_key = encoder([[int(cell) for cell in row] for row in board])
+    assert documented_key in database_keys(position.current, position.mask)
+    assert score_of_value(value) == score
+    assert database.score(position) == score
+    assert Solver(DATABASE_RULES, database=False).score(position) == score
+
+
 @pytest.mark.parametrize("value", [1, 69, -69, 100, -100, 127])
 def test_a_value_that_ends_no_game_is_refused(value: int) -> None:
     with pytest.raises(DatabaseFormatError, match="ends no game"):
