@@ -10,7 +10,7 @@ succeeds, and the engine searches in pure Python.
 
 from setuptools import Extension, setup
 
-SEARCH = ["engine/_native_search.h"]
+SEARCH = ["engine/_native_search.h", "engine/_native_database.h"]
 
 setup(
     ext_modules=[

@@ -32,6 +32,8 @@ typedef unsigned __int128 bitboard;
 #error "BITBOARD_BITS must be 64, or 128 where the compiler has unsigned __int128"
 #endif
 
+#include "_native_database.h"
+
 /* A column takes at least 2 bits (a row and the sentinel). */
 #define MAX_COLUMNS (BITBOARD_BITS / 2)
 /* A chain that can be won is shorter than the bitboard (one column of
@@ -72,6 +74,8 @@ typedef struct {
     long long next_check;
     PyObject *check;
     int aborted;
+    /* The 12-stone 7 x 6 database at the leaves (engine.database), if given. */
+    Database database;
     /* Set, under the GIL, while a search runs: the search lets the GIL go,
      * and another thread must not run, reset or rebuild the same table. */
     int busy;
@@ -237,6 +241,10 @@ static int negamax(Search *s, bitboard current, bitboard mask, int moves, int al
 {
     s->explored++;
     if (s->explored >= s->next_check && call_check(s) < 0) return 0;
+    if (moves == s->database.stones) {
+        int known;
+        if (database_score(&s->database, current, mask, &known)) return known;
+    }
     const int cells = s->cells;
     bitboard possible = (mask + s->bottom) & s->board;
     const bitboard forced = possible & threats;
@@ -417,11 +425,13 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds)
         }
     }
     self->dirty_count = 0;
+    database_release(&self->database);
     return 0;
 }
 
 static void Search_dealloc(Search *self)
 {
+    database_release(&self->database);
     free(self->table);
     free(self->dirty);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -492,6 +502,35 @@ static PyObject *Search_touch(Search *self, PyObject *Py_UNUSED(ignored))
     Py_RETURN_NONE;
 }
 
+static PyObject *Search_use_database(Search *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "use_database(records, scores, stones)");
+        return NULL;
+    }
+    const long stones = PyLong_AsLong(args[2]);
+    if (stones == -1 && PyErr_Occurred()) return NULL;
+    if (refuse_if_busy(self) < 0 ||
+        database_set(&self->database, args[0], args[1], (int)stones, self->columns,
+                     self->height) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_database_score(Search *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "database_score(current, mask)");
+        return NULL;
+    }
+    bitboard current, mask;
+    if (bitboard_from_int(args[0], &current) < 0 || bitboard_from_int(args[1], &mask) < 0)
+        return NULL;
+    int score;
+    if (!database_score(&self->database, current, mask, &score)) Py_RETURN_NONE;
+    return PyLong_FromLong(score);
+}
+
 static PyObject *Search_get_table_size(Search *self, void *Py_UNUSED(closure))
 {
     return PyLong_FromUnsignedLongLong(self->size);
@@ -507,6 +546,11 @@ static PyMethodDef Search_methods[] = {
     {"reset", (PyCFunction)Search_reset, METH_NOARGS, "Empty the transposition table."},
     {"touch", (PyCFunction)Search_touch, METH_NOARGS,
      "Empty the table by writing all of it, so that no search pays for its first touch."},
+    {"use_database", (PyCFunction)(void (*)(void))Search_use_database, METH_FASTCALL,
+     "use_database(records, scores, stones): the search takes the score of a position of\n"
+     "`stones` stones from the database (engine.database's buffers); records None: none."},
+    {"database_score", (PyCFunction)(void (*)(void))Search_database_score, METH_FASTCALL,
+     "database_score(current, mask) -> the database's score of the position, or None."},
     {NULL, NULL, 0, NULL},
 };
 

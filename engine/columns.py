@@ -1,9 +1,12 @@
 """The score of every playable column at once, as Pascal Pons' online solver shows it.
 
 Each column's score is the exact score (Pons' convention, for the player
-to move, see :mod:`engine.solver`) of playing there, from the opening book
-or the exact search when either can tell in time; otherwise a heuristic
-estimate, marked as such.
+to move, see :mod:`engine.solver`) of playing there, from the opening book,
+the 12-stone database (7 x 6 with the ``database`` extra, see
+:mod:`engine.database`) or the exact search when one of them can tell in
+time; otherwise a heuristic estimate, marked as such. With the database the
+search of a 7 x 6 position stops at 12 stones, so every column of every
+7 x 6 position is exact within the default budget (bench/analysis.py).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from .bitboard import Position
 from .book import load
 from .budget import deadline_for, now
 from .convert import to_position
+from .database import database_for
 from .errors import GameOverError, SearchAborted
 from .game import Game
 from .score import win_score
@@ -54,12 +58,15 @@ def column_scores(
     """Each playable column (from 0) and its :class:`ColumnScore`, left to right.
 
     Moves that win, fill the board or let the opponent win at once are
-    scored by rule; the others from the opening book when it knows them,
-    else by the exact search, which shares ``time_budget`` (seconds on a
-    quiet machine, spent as node budgets like :func:`engine.solver.analyse`)
-    equally among the columns; a column whose search does not end in its
-    share gets a heuristic estimate instead. ``time_limit`` (seconds) caps
-    the wall-clock time of all the searches together, as in ``analyse``.
+    scored by rule; the others from the opening book or the database when
+    either knows them, else by the exact search, which shares
+    ``time_budget`` (seconds on a quiet machine, spent as node budgets like
+    :func:`engine.solver.analyse`) among the columns: each column's search
+    may spend an equal part of what the searches before it left (a 12-stone
+    7 x 6 position needs that: its columns' searches take up to 1.5 times an
+    equal share). A column whose search does not end in its share gets a
+    heuristic estimate instead. ``time_limit`` (seconds) caps the wall-clock
+    time of all the searches together, as in ``analyse``.
 
     >>> from engine.rules import Rules
     >>> scores = column_scores(Game.from_moves("3,3,4,4", Rules(rows=6, columns=7)))
@@ -77,6 +84,7 @@ def column_scores(
     rules = game.rules
     cells = rules.cells
     book = load(rules)
+    database = database_for(rules)
     scores: dict[int, ColumnScore] = {}
     pending: list[tuple[int, Position]] = []
     for column in position.legal_moves():
@@ -91,15 +99,20 @@ def column_scores(
             scores[column] = ColumnScore(-win_score(cells, child.moves), True)
         elif book is not None and (known := book.score(child)) is not None:
             scores[column] = ColumnScore(-known, True)
+        elif database is not None and (known := database.score(child)) is not None:
+            scores[column] = ColumnScore(-known, True)
         else:
             pending.append((column, child))
     if pending:
         share = time_budget / len(pending)
         solver = Solver(rules)  # one table for all: sibling positions share subtrees
         solver.deadline = deadline_for(start, time_budget, time_limit)
-        nodes = max(1, int(share * _EXACT_SHARE * nodes_per_second(rules)))
+        nodes = max(len(pending), int(time_budget * _EXACT_SHARE * nodes_per_second(rules)))
         for index, (column, child) in enumerate(pending):
-            solver.node_limit = solver.explored + nodes
+            # What the earlier searches left, shared equally by this one and the rest.
+            solver.node_limit = solver.explored + max(
+                1, (nodes - solver.explored) // (len(pending) - index)
+            )
             try:
                 scores[column] = ColumnScore(-solver.score(child), True)
             except SearchAborted:

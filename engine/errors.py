@@ -28,6 +28,7 @@ __all__ = [
     "SearchAborted",
     "AcceleratorError",
     "BookFormatError",
+    "DatabaseFormatError",
     "BoardError",
     "BoardLengthError",
     "BoardCharacterError",
@@ -97,6 +98,10 @@ class AcceleratorError(EngineError):
 
 class BookFormatError(EngineError):
     """A book file is truncated, of another format, or inconsistent."""
+
+
+class DatabaseFormatError(EngineError):
+    """The 12-stone database (engine.database) is truncated, of another format, or impossible."""
 
 
 # === Boards no game could reach (engine.board_check) ===

@@ -9,6 +9,10 @@ Scores follow Pons' convention (:mod:`engine.score`). The search runs in
 pure Python (the reference, for any board) or in C
 (``engine/_native_search.h``, the same search line for line: same scores,
 moves and node counts); :mod:`engine.accelerator` chooses which.
+
+On 7 x 6 with the ``database`` extra installed, both searches take the
+score of every 12-stone position from :mod:`engine.database` instead of
+searching below it (``Solver(..., database=False)`` does not).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 from .accelerator import Backend, pick_accelerator
 from .bitboard import Layout, Position, layout
 from .budget import BudgetedSearch
+from .database import Database, database_for
 from .errors import GameOverError, SearchAborted, UnsupportedGameError
 from .rules import Rules
 from .score import forced_move, win_score, winning_move
@@ -46,6 +51,7 @@ class Solver(BudgetedSearch):
     tells which one runs. The table (:mod:`engine.table`) keeps its
     ``table_size`` slots across searches until :meth:`reset`.
     ``explored`` counts the positions searched since the last reset.
+    ``database`` False leaves out :mod:`engine.database` (see :attr:`database`).
 
     Raises:
         AcceleratorError: ``backend="native"`` and the accelerator cannot run.
@@ -53,7 +59,12 @@ class Solver(BudgetedSearch):
     """
 
     def __init__(
-        self, rules: Rules, *, backend: Backend = "auto", table_size: int = TABLE_SIZE
+        self,
+        rules: Rules,
+        *,
+        backend: Backend = "auto",
+        table_size: int = TABLE_SIZE,
+        database: bool = True,
     ) -> None:
         """A solver with an empty table for boards of ``rules``."""
         super().__init__()
@@ -65,6 +76,8 @@ class Solver(BudgetedSearch):
         """The search that runs: compiled or pure Python."""
         self._native_search: NativeSearch | None = None
         self._table: TranspositionTable | None = None
+        self.database: Database | None = database_for(rules) if database else None
+        """The solved positions the search stops at (7 x 6 with the extra), or None."""
         if native is not None:
             lay = self.layout
             self._native_search = native.Search(
@@ -76,6 +89,9 @@ class Solver(BudgetedSearch):
                 [lay.column_masks[c] for c in lay.centre_first],
                 table_size,
             )
+            if self.database is not None:
+                db = self.database
+                self._native_search.use_database(db.records, db.scores, db.stones)
             self._negamax: Negamax = self._build_native_negamax(self._native_search)
         else:
             self._table = TranspositionTable(
@@ -235,6 +251,9 @@ class Solver(BudgetedSearch):
         bottom, board = lay.bottom_mask, lay.board_mask
         cells = lay.rules.cells
         ordered_columns = tuple(lay.column_masks[c] for c in lay.centre_first)
+        database = self.database
+        frontier = -1 if database is None else database.stones  # no node has -1 stones
+        database_score = _no_database if database is None else database.score_of
         next_check = 0
 
         def negamax(
@@ -244,6 +263,10 @@ class Solver(BudgetedSearch):
             solver.explored += 1
             if solver.explored >= next_check:
                 next_check = solver.check_budget()
+            if moves == frontier:
+                known = database_score(current, mask)
+                if known is not None:
+                    return known
             # The bounds below are win_score() written out: this is the
             # hottest loop, where a function call per node shows.
             possible = (mask + bottom) & board
@@ -324,6 +347,11 @@ class Solver(BudgetedSearch):
             return negamax(current, mask, moves, alpha, beta, threats)
 
         return start
+
+
+def _no_database(current: int, mask: int) -> int | None:
+    """The lookup of a solver without a database: nothing is known."""
+    return None
 
 
 def _half(value: int) -> int:

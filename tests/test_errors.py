@@ -28,6 +28,7 @@ from engine import (
 from engine.board_check import board_winner
 from engine.book import Book
 from engine.convert import to_position
+from engine.database import Database
 from engine.errors import (
     AcceleratorError,
     BoardCharacterError,
@@ -35,6 +36,7 @@ from engine.errors import (
     BoardLengthError,
     BookFormatError,
     BothPlayersWonError,
+    DatabaseFormatError,
     DisjointChainsError,
     FloatingPieceError,
     ImpossibleLastMoveError,
@@ -97,6 +99,7 @@ CAUSES: list[tuple[type[EngineError], str, Callable[[], object]]] = [
     (SearchAborted, "a budget of one node", _spent_budget),
     (AcceleratorError, "a native search of a board too wide", lambda: Solver(Rules(20, 20), backend="native")),
     (BookFormatError, "a book of keys over 64 bits", lambda: Book(Rules(rows=9, columns=9), 0, {})),
+    (DatabaseFormatError, "a database of half a record", lambda: Database(b"\x00\x00")),
     (BoardLengthError, "a board one cell short", lambda: board_winner("X" * 41)),
     (BoardCharacterError, "an O on the board", lambda: board_winner("X" * 41 + "O")),
     (FloatingPieceError, "a piece in the air", lambda: board_winner("X" * 28 + "XAXXXXX" + "BXXXXXX")),

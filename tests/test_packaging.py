@@ -74,7 +74,7 @@ def test_the_service_extra_covers_what_the_service_imports() -> None:
 
 def test_requirements_install_the_project_with_its_service_extra() -> None:
     lines = (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
-    assert "-e .[service]" in lines
+    assert "-e .[service,database]" in lines  # the database extra: tests/test_database.py
 
 
 def test_console_scripts_name_existing_functions() -> None:
