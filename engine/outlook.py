@@ -40,9 +40,12 @@ LIKELY_WIN = "likely win"
 UNCLEAR = "unclear"
 LIKELY_LOSS = "likely loss"
 
-OUTLOOKS = (WIN, LIKELY_WIN, DRAW, UNCLEAR, LIKELY_LOSS, LOSS)
-"""Every outlook, best first: a proven result outranks a guess on its side,
-and a proven draw outranks a position nobody can call."""
+OUTLOOKS = (WIN, LIKELY_WIN, DRAW, UNCLEAR, LOSS, LIKELY_LOSS)
+"""Every outlook, best first. A proven win outranks a likely one, and a
+proven draw a position nobody can call; a likely loss ranks last, below
+proven losses, since every one measured was a loss (see
+:data:`LIKELY_LOSS_MARGIN`) and a proven one at least says how long it
+holds out."""
 
 _TIER = {word: len(OUTLOOKS) - index for index, word in enumerate(OUTLOOKS)}
 

@@ -36,6 +36,7 @@ __all__ = [
     "BLUNDER",
     "REVIEW_SECONDS",
     "MOST_SECONDS_PER_POSITION",
+    "THOROUGH_SECONDS",
     "MoveReview",
     "PlayerSummary",
     "GameReview",
@@ -59,6 +60,10 @@ within 10 s with both cores busy."""
 MOST_SECONDS_PER_POSITION = 1.0
 """The most the default budget gives one position of a short game: the
 hint's own default (``--think``)."""
+
+THOROUGH_SECONDS = 10.0
+"""The budget per position of a review, and of a hint, asked to take its
+time (connect.py's --thorough), in seconds of search on a quiet machine."""
 
 Scores = dict[int, ColumnScore]
 
@@ -192,7 +197,8 @@ def review(game: Game, *, seconds_per_position: float | None = None) -> GameRevi
         try:
             next(steps)
         except StopIteration as done:
-            return done.value
+            finished: GameReview = done.value
+            return finished
 
 
 def _move_review(
