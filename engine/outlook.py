@@ -12,9 +12,11 @@ the service's ``POST /analysis`` all name the same best columns.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from .bitboard import layout
-from .columns import ColumnScore
+from .columns import ColumnScore, column_scores
+from .game import Game
 from .rules import Rules
 
 __all__ = [
@@ -31,6 +33,9 @@ __all__ = [
     "ranking_key",
     "best_columns",
     "suggestion",
+    "ColumnOutlook",
+    "PositionOutlook",
+    "position_outlook",
 ]
 
 WIN = "win"
@@ -129,3 +134,64 @@ def suggestion(scores: Mapping[int, ColumnScore], rules: Rules) -> int:
         raise ValueError("no column to suggest: no column can be played")
     # max() keeps the first of equals, and best is in centre-first order.
     return max(best, key=lambda column: 0 if scores[column].exact else scores[column].score)
+
+
+@dataclass(frozen=True)
+class ColumnOutlook:
+    """One playable column as every front end shows it: an exact score, or only a word.
+
+    ``score`` is the exact score (Pons' convention, for the player to move),
+    None when the column was only estimated; ``outlook`` is its word.
+    """
+
+    column: int
+    score: int | None
+    outlook: str
+
+    @property
+    def exact(self) -> bool:
+        """Whether the column's score is proven."""
+        return self.score is not None
+
+
+@dataclass(frozen=True)
+class PositionOutlook:
+    """Every playable column of a position, left to right, the best ones, and the one to play."""
+
+    columns: tuple[ColumnOutlook, ...]
+    best: tuple[int, ...]
+    suggestion: int
+
+
+def position_outlook(
+    rows: int,
+    columns: int,
+    connect: int,
+    moves: list[int],
+    time_budget: float = 1.0,
+    time_limit: float | None = None,
+) -> PositionOutlook:
+    """The outlook of every column after ``moves``, from plain values (a worker process's job).
+
+    ``time_budget`` and ``time_limit`` are :func:`~engine.columns.column_scores`'s.
+
+    >>> outlook = position_outlook(6, 7, 4, [3, 3, 4, 4])
+    >>> outlook.columns[2], outlook.best, outlook.suggestion
+    (ColumnOutlook(column=2, score=18, outlook='win'), (2, 5), 2)
+
+    Raises:
+        RulesError: the board or chain length is impossible.
+        EngineError: a move cannot be played (see :meth:`Game.from_moves`).
+        GameOverError: the game is over after ``moves``.
+    """
+    rules = Rules(rows, columns, connect)
+    game = Game.from_moves(moves, rules)
+    scores = column_scores(game, time_budget=time_budget, time_limit=time_limit)
+    return PositionOutlook(
+        tuple(
+            ColumnOutlook(column, score.score if score.exact else None, outlook(score))
+            for column, score in scores.items()
+        ),
+        tuple(best_columns(scores, rules)),
+        suggestion(scores, rules),
+    )
