@@ -213,9 +213,23 @@ def _move_review(
         scores[column] = ColumnScore(-max(s.score for s in after.values()), True)
     played = scores[column]
     score = played.score if played.exact else None
-    if not all(s.exact for s in scores.values()):
+    best = _best_score(scores, game.rules.cells - (number - 1))
+    if best is None:
         return MoveReview(number, player, column, score, None, None, None)
-    best = max(s.score for s in scores.values())
-    best_column = suggestion(scores, game.rules)
+    settled = {c: s for c, s in scores.items() if s.exact and s.score == best}
+    best_column = suggestion(settled, game.rules)
     judged = None if score is None else verdict(score, best)
     return MoveReview(number, player, column, score, best, best_column, judged)
+
+
+def _best_score(scores: Scores, empty: int) -> int | None:
+    """The best exact score among ``scores`` of a position with ``empty`` cells, if it is known.
+
+    It is known when every column is settled, or when one wins with the
+    next stone: no score can be higher.
+    """
+    exact = [s.score for s in scores.values() if s.exact]
+    if len(exact) == len(scores):
+        return max(exact)
+    ceiling = (empty + 1) // 2
+    return ceiling if ceiling in exact else None
