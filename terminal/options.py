@@ -203,7 +203,6 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
         ("--games", options.games != 1),
         ("--moves", options.moves is not None),
         ("--moves-file", options.moves_file is not None),
-        ("--review", options.review),
     ]:
         if given:
             raise UsageError(f"{option} cannot be used in a network game")
