@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from .columns import ColumnScore, column_scores
 from .game import Game
 from .outlook import suggestion
+from .score import win_score
 
 __all__ = [
     "BEST",
@@ -213,7 +214,7 @@ def _move_review(
         scores[column] = ColumnScore(-max(s.score for s in after.values()), True)
     played = scores[column]
     score = played.score if played.exact else None
-    best = _best_score(scores, game.rules.cells - (number - 1))
+    best = _best_score(scores, win_score(game.rules.cells, number - 1))
     if best is None:
         return MoveReview(number, player, column, score, None, None, None)
     settled = {c: s for c, s in scores.items() if s.exact and s.score == best}
@@ -222,8 +223,8 @@ def _move_review(
     return MoveReview(number, player, column, score, best, best_column, judged)
 
 
-def _best_score(scores: Scores, empty: int) -> int | None:
-    """The best exact score among ``scores`` of a position with ``empty`` cells, if it is known.
+def _best_score(scores: Scores, ceiling: int) -> int | None:
+    """The best exact score among ``scores``, if it is known; ``ceiling`` is a win at once.
 
     It is known when every column is settled, or when one wins with the
     next stone: no score can be higher.
@@ -231,5 +232,4 @@ def _best_score(scores: Scores, empty: int) -> int | None:
     exact = [s.score for s in scores.values() if s.exact]
     if len(exact) == len(scores):
         return max(exact)
-    ceiling = (empty + 1) // 2
     return ceiling if ceiling in exact else None

@@ -17,8 +17,9 @@ from connect_support import (
     run_like_the_harness,
     run_piped,
 )
-from engine import Game, Position, Rules, Solver, columns
+from engine import Game, Rules, Solver, columns
 from engine.columns import ColumnScore
+from engine.convert import to_position
 from engine.review import (
     BEST,
     BLUNDER,
@@ -36,6 +37,7 @@ from engine.review import (
 from terminal import review as terminal_review
 from terminal.options import UsageError, parse_options
 from terminal.review import move_line, review_lines, summary_line
+from terminal.steps import Show
 
 REVIEW_DIALOGS = sorted((TEST_FILES / "review").glob("*.txt"))
 
@@ -76,7 +78,7 @@ def _exact_review(game: Game) -> list[tuple[int, int]]:
             child.play(candidate)
             outcome = child.outcome()
             if outcome is None:
-                scores[candidate] = -solver.score(Position.from_game(child))
+                scores[candidate] = -solver.score(to_position(child))
             elif outcome.winner is None:
                 scores[candidate] = 0
             else:
@@ -198,7 +200,7 @@ def test_summary_counts_each_players_verdicts():
 def test_progress_lines_come_after_a_second_and_at_most_one_a_second(monkeypatch):
     ticks = iter([0.0, 0.2, 1.1, 1.5, 2.0, 2.3, 3.2, 3.25])
     game = Game.from_moves("1,1,2,2,0,0", Rules(4, 5))
-    lines = [text for _, text in review_lines(game, clock=lambda: next(ticks))]
+    lines = [step.text for step in review_lines(game, clock=lambda: next(ticks))]
     progress = [line for line in lines if line.startswith("Reviewing:")]
     # Clock at each of the 7 positions: 0.2, 1.1 (shown), 1.5, 2.0, 2.3 (shown), 3.2, 3.25.
     assert progress == [
@@ -210,13 +212,13 @@ def test_progress_lines_come_after_a_second_and_at_most_one_a_second(monkeypatch
 
 def test_a_quick_review_shows_no_progress():
     game = Game.from_moves("1,1,2,2,0,0", Rules(4, 5))
-    lines = [text for _, text in review_lines(game, clock=lambda: 0.0)]
+    lines = [step.text for step in review_lines(game, clock=lambda: 0.0)]
     assert lines[0] == terminal_review.HEADING
     assert len(lines) == 1 + 6 + 2
 
 
 def test_an_empty_record_has_nothing_to_review():
-    assert list(review_lines(Game(Rules(6, 7)))) == [(False, "No moves to review.")]
+    assert list(review_lines(Game(Rules(6, 7)))) == [Show("No moves to review.")]
 
 
 # --- The option -------------------------------------------------------------------------

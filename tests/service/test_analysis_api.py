@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from engine import Game, Position, Rules, Solver
+from engine import Game, Rules, Solver
+from engine.convert import to_position
 from engine.outlook import position_outlook
 from service.dependencies import get_analysis_pool
 from service.errors import AnalysisBusyError
@@ -69,7 +70,7 @@ def test_exact_scores_are_the_exact_solvers(client: TestClient) -> None:
         child = Game.from_moves([*moves, entry["column"]], rules)
         truth = 0 if child.is_over() and child.outcome().winner is None else None
         if truth is None:
-            truth = -solver.score(Position.from_game(child))
+            truth = -solver.score(to_position(child))
         assert entry == {
             "column": entry["column"], "score": truth, "exact": True,
             "outlook": "win" if truth > 0 else "loss" if truth < 0 else "draw",
