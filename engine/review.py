@@ -55,8 +55,10 @@ BLUNDER = "blunder"
 REVIEW_SECONDS = 6.0
 """A whole review's default budget, in seconds of search on a quiet machine,
 shared equally among its positions: a 42-move 7 x 6 game gets 0.14 s a
-position, which settles every position from about 10 stones on, and ends
-within 10 s with both cores busy."""
+position. Without a database that settles the positions from about 13 to
+20 stones on, and the shipped books' early ones; measured with
+``bench/review_time.py`` on random 40-move games: 1 to 2 s of CPU, 5 to
+9 s of wall time at a load average of 8 to 10 on two cores."""
 
 MOST_SECONDS_PER_POSITION = 1.0
 """The most the default budget gives one position of a short game: the
