@@ -47,8 +47,8 @@ def main() -> None:
     parser.add_argument("--thorough", action="store_true", help="the --thorough budget")
     args = parser.parse_args()
     budget = THOROUGH_SECONDS if args.thorough else None
-    print(f"load average {os.getloadavg()[0]:.1f}; budget per position: "
-          f"{'%g s' % budget if budget else 'default'}")
+    per_position = "default" if budget is None else f"{budget:g} s"
+    print(f"load average {os.getloadavg()[0]:.1f}; budget per position: {per_position}")
     for name, rules in BOARDS.items():
         rng = random.Random(args.seed)
         for _ in range(args.games):
