@@ -61,11 +61,12 @@ LIKELY_LOSS_MARGIN = 16
 """How far below 0 an estimate must be to be called a likely loss.
 
 The heuristic's units (:mod:`engine.heuristic`): a threat on a row that
-suits its owner is 16, an open three-stone window 21. Measured on 7 x 6
-(297 estimated columns of random positions with 8 to 14 stones, each
-against its exact score): of the 41 estimates at 48 or more, 40 were wins;
-all 63 at -16 or less were losses; between them every result was common.
-The heuristic flatters the player who just moved, hence the asymmetry."""
+suits its owner is 16, an open three-stone window 21. Measured with
+``bench/outlook_margins.py`` on 7 x 6 (random positions of 8 to 14 stones,
+each column's estimate against its exact score; two runs, 265 and 297
+columns): of the estimates at 48 or more, 39 of 40 and 40 of 41 were wins;
+every one at -16 or less (58, 63) was a loss; between them every result was
+common. The heuristic flatters the player who just moved, hence the asymmetry."""
 
 
 def outlook(score: ColumnScore) -> str:
