@@ -66,7 +66,8 @@ suits its owner is 16, an open three-stone window 21. Measured with
 each column's estimate against its exact score; two runs, 265 and 297
 columns): of the estimates at 48 or more, 39 of 40 and 40 of 41 were wins;
 every one at -16 or less (58, 63) was a loss; between them every result was
-common. The heuristic flatters the player who just moved, hence the asymmetry."""
+common. The estimates err in favour of the player who moved (at +16 or
+more a fifth were losses, at -16 or less none was a win), hence two margins."""
 
 
 def outlook(score: ColumnScore) -> str:
