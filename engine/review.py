@@ -37,6 +37,7 @@ __all__ = [
     "BLUNDER",
     "REVIEW_SECONDS",
     "MOST_SECONDS_PER_POSITION",
+    "MOST_SECONDS_SECOND_PASS",
     "THOROUGH_SECONDS",
     "MoveReview",
     "PlayerSummary",
@@ -52,17 +53,23 @@ SLOWER = "slower"
 MISTAKE = "mistake"
 BLUNDER = "blunder"
 
-REVIEW_SECONDS = 6.0
-"""A whole review's default budget, in seconds of search on a quiet machine,
-shared equally among its positions: a 42-move 7 x 6 game gets 0.14 s a
-position. Without a database that settles the positions from about 13 to
-20 stones on, and the shipped books' early ones; measured with
-``bench/review_time.py`` on random 40-move games: 1 to 2 s of CPU, 5 to
-9 s of wall time at a load average of 8 to 10 on two cores."""
+REVIEW_SECONDS = 8.0
+"""A whole review's default budget, in seconds of search on a quiet machine.
+
+Half goes to a first pass over every position, shared equally (a 42-move
+game: 0.09 s a position); the other half to a second pass over the
+positions the first left unsettled, shared equally among them (at most
+:data:`MOST_SECONDS_SECOND_PASS` each). With the 12-stone database a
+42-move 7 x 6 game needs little of it: every move gets its verdict in
+about a second; without one (5 x 8) the early positions take the whole
+budget. ``bench/review_time.py`` measures both."""
 
 MOST_SECONDS_PER_POSITION = 1.0
-"""The most the default budget gives one position of a short game: the
-hint's own default (``--think``)."""
+"""The most the first pass gives one position of a short game: the hint's
+own default (``--think``)."""
+
+MOST_SECONDS_SECOND_PASS = 2.0
+"""The most the second pass gives one unsettled position."""
 
 THOROUGH_SECONDS = 10.0
 """The budget per position of a review, and of a hint, asked to take its
@@ -150,47 +157,80 @@ def verdict(score: int, best: int) -> str:
 
 
 def review_budget(moves: int, total: float = REVIEW_SECONDS) -> float:
-    """The seconds of search each position of a ``moves``-move game gets from ``total``.
+    """The seconds of search the first pass gives each position of a ``moves``-move game.
 
-    >>> review_budget(42), review_budget(4)
-    (0.13953488372093023, 1.0)
+    >>> round(review_budget(42), 3), review_budget(2)
+    (0.093, 1.0)
     """
-    return min(MOST_SECONDS_PER_POSITION, total / (moves + 1))
+    return min(MOST_SECONDS_PER_POSITION, total / 2 / (moves + 1))
 
 
 def review_steps(
     game: Game, *, seconds_per_position: float | None = None
 ) -> Generator[tuple[int, int], None, GameReview]:
-    """Review ``game``'s moves; yield ``(positions analysed, positions in all)`` as it goes.
+    """Review ``game``'s moves; yield ``(positions analysed, analyses in all)`` as it goes.
 
     Each position before a move, and the last one unless the game is over,
-    gets :func:`~engine.columns.column_scores` with ``seconds_per_position``
-    (default :func:`review_budget`) of search on a quiet machine, spent as
-    node budgets: the same game and budget always give the same review.
-    The generator's return value is the :class:`GameReview`.
+    gets :func:`~engine.columns.column_scores`: by default in two passes
+    sharing :data:`REVIEW_SECONDS` (see there), else once with
+    ``seconds_per_position``. Budgets are seconds of search on a quiet
+    machine spent as node budgets: the same game and budget always give the
+    same review. The total grows when the second pass begins. The
+    generator's return value is the :class:`GameReview`.
 
     Raises:
         UnsupportedGameError: the game is not for two players.
     """
-    budget = review_budget(len(game.moves)) if seconds_per_position is None else seconds_per_position
     replay = Game(game.rules)
-    positions: list[Scores | None] = []
-    total = len(game.moves) + (0 if game.is_over() else 1)
+    positions: list[Game | None] = []
     for column in [*game.moves, None]:
-        if replay.is_over():
-            positions.append(None)
-        else:
-            positions.append(column_scores(replay, time_budget=budget))
-            yield len(positions), total
+        positions.append(None if replay.is_over() else replay.copy())
         if column is not None:
             replay.play(column)
+    todo = [index for index, position in enumerate(positions) if position is not None]
+    if seconds_per_position is None:
+        first, second = review_budget(len(game.moves)), REVIEW_SECONDS / 2
+    else:
+        first, second = seconds_per_position, 0.0
+    scores: list[Scores | None] = [None] * len(positions)
+    done, total = 0, len(todo)
+    for index in todo:
+        position = positions[index]
+        assert position is not None
+        scores[index] = column_scores(position, time_budget=first)
+        done += 1
+        yield done, total
+    unsettled = [index for index in todo if not _settled(scores[index])]
+    again = min(MOST_SECONDS_SECOND_PASS, second / len(unsettled)) if unsettled else 0.0
+    if again > first:
+        total += len(unsettled)
+        for index in unsettled:
+            position = positions[index]
+            assert position is not None
+            scores[index] = _merged(scores[index], column_scores(position, time_budget=again))
+            done += 1
+            yield done, total
     players = [move.player for move in game.history]
     return GameReview(
         tuple(
-            _move_review(number, player, column, positions[number - 1], positions[number], game)
+            _move_review(number, player, column, scores[number - 1], scores[number], game)
             for number, (player, column) in enumerate(zip(players, game.moves, strict=True), 1)
         )
     )
+
+
+def _settled(scores: Scores | None) -> bool:
+    """Whether every column of a position (None: the game is over) has its exact score."""
+    return scores is None or all(score.exact for score in scores.values())
+
+
+def _merged(earlier: Scores | None, later: Scores) -> Scores:
+    """Each column's exact score from either analysis of one position, else the later estimate."""
+    assert earlier is not None
+    return {
+        column: score if score.exact or not earlier[column].exact else earlier[column]
+        for column, score in later.items()
+    }
 
 
 def review(game: Game, *, seconds_per_position: float | None = None) -> GameReview:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 
 import pytest
 
@@ -20,10 +22,12 @@ from connect_support import (
 from engine import Game, Rules, Solver, columns
 from engine.columns import ColumnScore
 from engine.convert import to_position
+from engine.database import NO_DATABASE_VARIABLE, load_database
 from engine.review import (
     BEST,
     BLUNDER,
     MISTAKE,
+    MOST_SECONDS_SECOND_PASS,
     REVIEW_SECONDS,
     SLOWER,
     THOROUGH_SECONDS,
@@ -169,9 +173,35 @@ def test_progress_counts_every_position_analysed():
     assert next(unfinished) == (1, 3)
 
 
-def test_the_default_budget_fits_a_42_move_game_into_the_review_seconds():
-    assert review_budget(42) * 43 == pytest.approx(REVIEW_SECONDS)
+def test_the_first_pass_takes_half_the_review_seconds():
+    assert review_budget(42) * 43 == pytest.approx(REVIEW_SECONDS / 2)
     assert review_budget(3) == 1.0
+
+
+def test_a_second_pass_gives_unsettled_positions_the_other_half(monkeypatch):
+    real = columns.column_scores
+    budgets = []
+
+    def unsettled_at_first(game, **limits):
+        budgets.append((len(game.moves), limits["time_budget"]))
+        scores = real(game, **limits)
+        if len(game.moves) == 2 and limits["time_budget"] < 1.0:
+            return {column: ColumnScore(score.score * 40, False) for column, score in scores.items()}
+        return scores
+
+    monkeypatch.setattr("engine.review.column_scores", unsettled_at_first)
+    game = Game.from_moves("1,1,2,2,0", Rules(4, 5))
+    steps = review_steps(game)
+    progress = []
+    while True:
+        try:
+            progress.append(next(steps))
+        except StopIteration as done:
+            reviewed = done.value
+            break
+    assert progress[-2:] == [(6, 6), (7, 7)]  # the second pass adds one analysis
+    assert budgets[-1] == (2, MOST_SECONDS_SECOND_PASS)
+    assert all(move.verdict is not None for move in reviewed.moves)
 
 
 def test_summary_counts_each_players_verdicts():
@@ -301,8 +331,18 @@ def _without_progress(text: str) -> str:
     )
 
 
+def _needs_the_database(path: Path) -> None:
+    """Skip a ``*_database`` dialog without the 12-stone database (fail in CI), as its tests do."""
+    if path.stem.endswith("_database") and load_database() is None:
+        message = "the database extra is not installed: pip install -e '.[database]'"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+
+
 @pytest.mark.parametrize("path", REVIEW_DIALOGS, ids=[path.stem for path in REVIEW_DIALOGS])
 def test_review_dialog_through_the_harness(path, monkeypatch):
+    _needs_the_database(path)
     monkeypatch.setattr(terminal_review, "PROGRESS_AFTER", float("inf"))
     text = read_dialog(path)
     shown = run_like_the_harness(dialog_inputs(text), *dialog_arguments(path))
@@ -311,11 +351,21 @@ def test_review_dialog_through_the_harness(path, monkeypatch):
 
 @pytest.mark.parametrize("path", REVIEW_DIALOGS, ids=[path.stem for path in REVIEW_DIALOGS])
 def test_review_dialog_through_a_pipe(path):
+    _needs_the_database(path)
     text = read_dialog(path)
     stdin = "".join(line + "\n" for line in dialog_inputs(text)).encode()
     result = run_piped(stdin, *dialog_arguments(path))
     assert _without_progress(result.stdout.decode()) == piped_transcript(text)
     assert (result.stderr, result.returncode) == (b"", 0)
+
+
+def test_the_7_by_6_dialog_reads_the_same_without_the_database(monkeypatch):
+    """Its early positions are the opening book's: the review needs no database there."""
+    monkeypatch.setenv(NO_DATABASE_VARIABLE, "1")
+    monkeypatch.setattr(terminal_review, "PROGRESS_AFTER", float("inf"))
+    path = TEST_FILES / "review" / "blunder_and_mistake_7x6.txt"
+    text = read_dialog(path)
+    assert run_like_the_harness([], *dialog_arguments(path)) == harness_transcript(text)
 
 
 def test_there_are_review_dialogs_on_both_boards_with_a_blunder_and_a_mistake():
