@@ -1,4 +1,4 @@
-"""What the routes need, as FastAPI dependencies: the store and the winner-check workers.
+"""What the routes need, as FastAPI dependencies: the store and the worker pools.
 
 The app made by :func:`service.main.create_app` holds both; a route asks
 for them by type (``store: StoreDep``, ``pool: WinnerPoolDep``) and never
@@ -14,9 +14,16 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from .repository import GameStore
-from .winner_pool import WinnerPool
+from .winner_pool import AnalysisPool, WinnerPool, shared_analysis_pool
 
-__all__ = ["StoreDep", "WinnerPoolDep", "get_store", "get_winner_pool"]
+__all__ = [
+    "AnalysisPoolDep",
+    "StoreDep",
+    "WinnerPoolDep",
+    "get_analysis_pool",
+    "get_store",
+    "get_winner_pool",
+]
 
 
 async def get_store(request: Request) -> GameStore:
@@ -36,3 +43,12 @@ StoreDep = Annotated[GameStore, Depends(get_store)]
 
 WinnerPoolDep = Annotated[WinnerPool, Depends(get_winner_pool)]
 """A route's parameter of this type receives the app's winner-check pool."""
+
+
+async def get_analysis_pool() -> AnalysisPool:
+    """The process's pool of analysis worker processes (``POST /analysis``), shared by its apps."""
+    return shared_analysis_pool()
+
+
+AnalysisPoolDep = Annotated[AnalysisPool, Depends(get_analysis_pool)]
+"""A route's parameter of this type receives the analysis pool."""

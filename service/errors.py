@@ -20,6 +20,7 @@ __all__ = [
     "TokenRejectedError",
     "IdempotencyKeyReusedError",
     "WinnerBusyError",
+    "AnalysisBusyError",
     "StorageError",
     "StorageFullError",
     "StorageReadOnlyError",
@@ -68,6 +69,10 @@ class IdempotencyKeyReusedError(ServiceError):
 
 class WinnerBusyError(ServiceError):
     """Every winner-check worker is busy and the queue is full: try again soon."""
+
+
+class AnalysisBusyError(ServiceError):
+    """Every analysis worker is busy and the queue is full: try again soon."""
 
 
 # --- Storage faults: the database cannot be used; nothing was stored. --------

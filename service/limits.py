@@ -23,6 +23,11 @@ __all__ = [
     "WINNER_WORKERS",
     "WINNER_WAITING",
     "WINNER_REFUSAL_PAUSE",
+    "MAX_ANALYSIS_SIZE",
+    "ANALYSIS_SECONDS",
+    "ANALYSIS_TIME_LIMIT",
+    "ANALYSIS_WORKERS",
+    "ANALYSIS_WAITING",
 ]
 
 MAX_SIZE = 100
@@ -91,3 +96,25 @@ A waiting check costs the server no CPU, so a flood of checks is paced by
 the worker instead of spinning on quick refusals: measured with 8 clients
 flooding (bench/service_load.py --flood 8), a queue of 2 let the refusals
 alone take two thirds of the move rate."""
+
+MAX_ANALYSIS_SIZE = 10
+"""The most rows, and the most columns, of a board given to ``POST /analysis``
+(its move list holds at most rows x columns moves): every such board fits
+the compiled search's 128-bit bitboards."""
+
+ANALYSIS_SECONDS = 1.0
+"""One analysis's search budget, in seconds of search on a quiet machine
+(``engine.column_scores``'s ``time_budget``, the terminal hint's default)."""
+
+ANALYSIS_TIME_LIMIT = 3.0
+"""The hard limit, in seconds of wall-clock time, on one analysis's search:
+columns it leaves unsettled are answered as estimates."""
+
+ANALYSIS_WORKERS = 1
+"""Worker processes that run analyses, apart from the winner check's: with
+both pools busy the two cores are theirs at a lower priority than the
+server's (see service.winner_pool.WORKER_NICENESS)."""
+
+ANALYSIS_WAITING = 4
+"""Analyses that may wait for a worker; more at once are answered 503. Each
+costs up to a second of a core, so a longer queue would only answer late."""

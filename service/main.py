@@ -20,7 +20,7 @@ from .error_table import install_error_handler
 from .guards import RequestLimits
 from .limits import BODY_TIMEOUT, MAX_BODY_BYTES
 from .openapi import describe_limits, install_openapi
-from .routers import drop_token, winner
+from .routers import analysis, drop_token, winner
 from .storage import DEFAULT_DB, open_store
 from .trailing_slash import ServeWithoutTrailingSlash
 from .winner_pool import WinnerPool, shared_pool
@@ -72,6 +72,7 @@ def create_app(
     app.state.winner_pool = winner_pool or shared_pool()
     app.include_router(drop_token.router)
     app.include_router(winner.router)
+    app.include_router(analysis.router)
     install_error_handler(app)
     app.add_middleware(RequestLimits, max_bytes=max_body_bytes, timeout=body_timeout)
     app.add_middleware(ServeWithoutTrailingSlash)

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 
-from .limits import MAX_NAME_LENGTH, MAX_PLAYERS, MAX_SIZE, MAX_WINNER_SIZE
+from .limits import MAX_ANALYSIS_SIZE, MAX_NAME_LENGTH, MAX_PLAYERS, MAX_SIZE, MAX_WINNER_SIZE
 
 __all__ = [
     "MAX_SIZE",
@@ -29,6 +29,9 @@ __all__ = [
     "MovePosted",
     "WinnerIn",
     "WinnerOut",
+    "AnalysisIn",
+    "ColumnScoreOut",
+    "AnalysisOut",
 ]
 
 # A player's name is a path segment of the move URLs, so it holds no "/".
@@ -182,3 +185,55 @@ class WinnerOut(BaseModel):
 
     winner: Literal["A", "B", "X"]
     orderVerified: bool
+
+
+# --- Analysis -------------------------------------------------------------------
+
+# The limit is the schema's (malformed_request); below 1 is the engine's bad_rules.
+AnalysisSize = Annotated[
+    StrictInt, Field(le=MAX_ANALYSIS_SIZE, description=f"1 to {MAX_ANALYSIS_SIZE}.")
+]
+
+
+class AnalysisIn(_Input):
+    """A position as the moves that reach it (columns from 0), and its rules."""
+
+    rows: AnalysisSize = Field(examples=[6])
+    columns: AnalysisSize = Field(examples=[7])
+    connect: AnalysisSize = Field(
+        default=4, description="Length of the winning chain, 1 to the longer side."
+    )
+    moves: list[StrictInt] = Field(
+        max_length=MAX_ANALYSIS_SIZE * MAX_ANALYSIS_SIZE,
+        examples=[[3, 3, 4]],
+        description="The columns played in turn, from 0; the first player moves first.",
+    )
+
+
+class ColumnScoreOut(BaseModel):
+    """One playable column for the player to move.
+
+    ``exact`` true: ``score`` is the exact score (positive wins, the higher
+    the sooner; 0 draws; negative loses, the lower the sooner). ``exact``
+    false: the search ran out of time, ``score`` is null and ``outlook``
+    is only an estimate.
+    """
+
+    column: int
+    score: int | None
+    exact: bool
+    outlook: Literal["win", "likely win", "draw", "unclear", "loss", "likely loss"]
+
+
+class AnalysisOut(BaseModel):
+    """The game's state, and while it is in progress every playable column and the best ones."""
+
+    state: Literal["in_progress", "won", "drawn"]
+    winner: Literal["first", "second"] | None = Field(
+        description="Who won: the player who moved first or second; null unless state is won."
+    )
+    scores: list[ColumnScoreOut] = Field(description="Empty when the game is over.")
+    best: list[int] = Field(
+        description="The columns that rank best, nearest the centre first: exact scores "
+        "by value; estimates rank win > likely win > draw > unclear > loss > likely loss."
+    )

@@ -1,6 +1,9 @@
-"""Winner checks run in worker processes, a bounded number at a time.
+"""Winner checks, and other bounded engine work, run in worker processes, a bounded number at a time.
 
-A check costs up to some 10 ms of CPU (the engine's search budget). Run in
+:class:`WorkerPool` runs any picklable engine function; :class:`WinnerPool`
+is the one the winner check uses, and ``POST /analysis`` has its own (see
+:func:`shared_analysis_pool`), so that neither kind of work can crowd out
+the other. A check costs up to some 10 ms of CPU (the engine's search budget). Run in
 the server's own threads, a flood of them would hold the interpreter lock
 and starve move posting; in a separate process they take at most
 :data:`~service.limits.WINNER_WORKERS` cores. At most ``workers + waiting``
@@ -17,15 +20,25 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
 
 from engine.board_check import BoardVerdict, check_board
 
-from .errors import WinnerBusyError
-from .limits import WINNER_REFUSAL_PAUSE, WINNER_WAITING, WINNER_WORKERS
+from .errors import AnalysisBusyError, ServiceError, WinnerBusyError
+from .limits import (
+    ANALYSIS_WAITING,
+    ANALYSIS_WORKERS,
+    WINNER_REFUSAL_PAUSE,
+    WINNER_WAITING,
+    WINNER_WORKERS,
+)
 
-__all__ = ["WinnerPool", "shared_pool"]
+__all__ = ["WorkerPool", "WinnerPool", "AnalysisPool", "shared_pool", "shared_analysis_pool"]
+
+Result = TypeVar("Result")
 
 
 WORKER_NICENESS = 10
@@ -57,18 +70,25 @@ def _set_up_worker() -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-class WinnerPool:
-    """``workers`` processes for winner checks, ``waiting`` more checks queued at most.
+class WorkerPool:
+    """``workers`` processes for one kind of engine work, ``waiting`` more jobs queued at most.
 
-    The processes start on the first check and are restarted if one dies.
+    The processes start on the first job and are restarted if one dies.
+    A job beyond the capacity, or one whose worker died, raises ``busy``
+    (a 503 :class:`~service.errors.ServiceError`) naming the ``work``.
     """
 
     def __init__(
         self,
-        workers: int = WINNER_WORKERS,
-        waiting: int = WINNER_WAITING,
+        workers: int,
+        waiting: int,
         refusal_pause: float = WINNER_REFUSAL_PAUSE,
+        *,
+        busy: type[ServiceError],
+        work: str,
     ) -> None:
+        self.busy = busy
+        self.work = work
         self.workers = workers
         self.capacity = workers + waiting
         self.refusal_pause = refusal_pause
@@ -89,15 +109,13 @@ class WinnerPool:
                 )
             return self._executor
 
-    async def check(
-        self, board: str, rows: int, columns: int, connect: int, first: str
-    ) -> BoardVerdict:
-        """The engine's verdict on ``board``, computed in a worker process.
+    async def run(self, function: Callable[..., Result], *args: object) -> Result:
+        """``function(*args)``, computed in a worker process (both must pickle).
 
         Raises:
-            WinnerBusyError: ``capacity`` checks are already in flight, or a
-                worker died during this one.
-            RulesError, BoardError: as :func:`engine.board_check.check_board`.
+            ServiceError: the pool's ``busy`` error: ``capacity`` jobs are
+                already in flight, or a worker died during this one.
+            Exception: whatever ``function`` raises, as raised in the worker.
         """
         with self._lock:
             full = self.in_flight >= self.capacity
@@ -109,14 +127,14 @@ class WinnerPool:
             # Answer late, at no cost to the server, so a looping client
             # cannot turn refusals into a flood.
             await asyncio.sleep(self.refusal_pause)
-            raise WinnerBusyError(
-                f"{self.capacity} winner checks are in progress or waiting, the most at "
+            raise self.busy(
+                f"{self.capacity} {self.work} are in progress or waiting, the most at "
                 "once; try again in a moment"
             )
         try:
             executor = self._pool()
             try:
-                future = executor.submit(check_board, board, rows, columns, connect, first)
+                future = executor.submit(function, *args)
                 return await asyncio.wrap_future(future)
             except BrokenProcessPool:
                 # A worker died (killed, out of memory): start afresh next time.
@@ -124,7 +142,7 @@ class WinnerPool:
                     if self._executor is executor:
                         self._executor = None
                 executor.shutdown(wait=False, cancel_futures=True)
-                raise WinnerBusyError("a winner-check worker stopped; try again") from None
+                raise self.busy(f"a worker for {self.work} stopped; try again") from None
         finally:
             with self._lock:
                 self.in_flight -= 1
@@ -137,7 +155,48 @@ class WinnerPool:
             executor.shutdown(wait=True, cancel_futures=True)
 
 
+class WinnerPool(WorkerPool):
+    """The winner checks' pool: :data:`~service.limits.WINNER_WORKERS` processes by default."""
+
+    def __init__(
+        self,
+        workers: int = WINNER_WORKERS,
+        waiting: int = WINNER_WAITING,
+        refusal_pause: float = WINNER_REFUSAL_PAUSE,
+    ) -> None:
+        super().__init__(
+            workers, waiting, refusal_pause, busy=WinnerBusyError, work="winner checks"
+        )
+
+    async def check(
+        self, board: str, rows: int, columns: int, connect: int, first: str
+    ) -> BoardVerdict:
+        """The engine's verdict on ``board``, computed in a worker process.
+
+        Raises:
+            WinnerBusyError: ``capacity`` checks are already in flight, or a
+                worker died during this one.
+            RulesError, BoardError: as :func:`engine.board_check.check_board`.
+        """
+        return await self.run(check_board, board, rows, columns, connect, first)
+
+
+class AnalysisPool(WorkerPool):
+    """The column analyses' pool (``POST /analysis``), apart from the winner checks'."""
+
+    def __init__(
+        self,
+        workers: int = ANALYSIS_WORKERS,
+        waiting: int = ANALYSIS_WAITING,
+        refusal_pause: float = WINNER_REFUSAL_PAUSE,
+    ) -> None:
+        super().__init__(
+            workers, waiting, refusal_pause, busy=AnalysisBusyError, work="analyses"
+        )
+
+
 _SHARED: WinnerPool | None = None
+_SHARED_ANALYSIS: AnalysisPool | None = None
 _SHARED_LOCK = threading.Lock()
 
 
@@ -148,3 +207,12 @@ def shared_pool() -> WinnerPool:
         if _SHARED is None:
             _SHARED = WinnerPool()
         return _SHARED
+
+
+def shared_analysis_pool() -> AnalysisPool:
+    """The process's one default pool for analyses, made on first use like :func:`shared_pool`."""
+    global _SHARED_ANALYSIS  # noqa: PLW0603 (one pool per process, made on first use)
+    with _SHARED_LOCK:
+        if _SHARED_ANALYSIS is None:
+            _SHARED_ANALYSIS = AnalysisPool()
+        return _SHARED_ANALYSIS

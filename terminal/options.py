@@ -81,6 +81,8 @@ def parse_options(args: list[str]) -> Settings:
     settings.commands = options.commands
     settings.games = options.games
     settings.hint = options.hint or options.commands
+    settings.review = options.review
+    settings.thorough = options.thorough
     settings.pause = options.pause
     if options.moves_file is not None:
         record: list[int] | str | None = read_moves_file(options.moves_file, settings.rules)
@@ -150,9 +152,36 @@ def _refuse_ignored_options(options: argparse.Namespace) -> None:
         ("--friend", options.friend is not None, options.server is not None, "--server"),
         ("--token", options.token is not None, options.join is not None, "--join"),
     ]
+    checks += _review_checks(options)
     for option, given, used, needed in checks:
         if given and not used:
             raise UsageError(f"{option} does nothing without {needed}")
+
+
+def _review_checks(options: argparse.Namespace) -> list[tuple[str, bool, bool, str]]:
+    """The refusal table's rows for --review and --thorough (see _refuse_ignored_options).
+
+    Without --commands, --review reviews the recorded moves and plays no
+    game, so the options of a game in play would be ignored.
+    """
+    recorded = options.moves is not None or options.moves_file is not None
+    playing = not options.review or options.commands
+    rows = [
+        ("--review", options.review, recorded or options.commands,
+         "--moves, --moves-file or --commands"),
+        ("--thorough", options.thorough, options.hint or options.commands or options.review,
+         "--hint, --commands or --review"),
+    ]
+    for option, given in [
+        ("--computer", options.computer is not None),
+        ("--hint", options.hint),
+        ("--games", options.games != 1),
+        ("--announce", options.announce),
+        ("--highlight", options.highlight),
+        ("--color", options.color),
+    ]:
+        rows.append((option, given, playing, "--commands when --review is given (no game is played)"))
+    return rows
 
 
 def _read_network_options(options: argparse.Namespace, settings: Settings) -> None:
@@ -263,6 +292,7 @@ def _build_parser() -> argparse.ArgumentParser:
             "  python3 connect.py --computer O --commands\n"
             "  python3 connect.py --games 3 --announce\n"
             "  python3 connect.py --moves-file saved_game.txt\n"
+            "  python3 connect.py --rows 6 --columns 7 --moves 3,3,4,2 --review\n"
             "  python3 connect.py --server http://192.168.1.20:8080 --name ann --friend bob\n"
             "  python3 connect.py --join http://192.168.1.20:8080/drop_token/GAME_ID/bob "
             "--token TOKEN"
@@ -316,6 +346,14 @@ def _build_parser() -> argparse.ArgumentParser:
                           help="show each computer move at least SECONDS after the move "
                                "before it (default: 1 when the computer plays both sides "
                                "and the output is a terminal, else 0)")
+    opponent.add_argument("--thorough", action="store_true",
+                          help="let ?, ?? and --review take their time: up to 10 seconds "
+                               "a position, to settle every column exactly where they can")
+    review = parser.add_argument_group("review")
+    review.add_argument("--review", action="store_true",
+                        help="review the game of --moves or --moves-file (or, with "
+                             "--commands, the game played): each move's score, the best "
+                             "available, and a verdict, then a summary per player")
     series = parser.add_argument_group("match")
     series.add_argument("--games", type=board_size(MAX_GAMES), default=1, metavar="N",
                         help=f"play N games in a row (1-{MAX_GAMES}), the sides swapping X "

@@ -49,6 +49,11 @@ def converse(settings: Settings, *, at_terminal: bool = False) -> Conversation[N
 
         yield from converse_over_network(settings)
         return
+    if settings.review and not settings.commands:
+        from .review import review_settings  # deferred for start-up speed
+
+        yield from review_settings(Game.from_moves(settings.moves, settings.rules), settings.thorough)
+        return
     computer = _computer(settings) if settings.computer or settings.hint else None
     pacer = _pacer(settings, at_terminal) if settings.computer else None
     if settings.commands:
@@ -108,6 +113,10 @@ def _game(
     final_grid = discs.final_grid(game) if quitter is None else None
     for line in ending(game, final_grid=final_grid, announce=settings.announce):
         yield Show(line)
+    if settings.review:
+        from .review import review_settings  # deferred for start-up speed
+
+        yield from review_settings(game, settings.thorough)
     return outcome, quitter
 
 

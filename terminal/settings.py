@@ -47,6 +47,10 @@ class Settings:
         self.hint = False
         # In-game commands u, q, ?, h (--commands).
         self.commands = False
+        # A review of the game's moves (--review), and hints and reviews
+        # that take their time (--thorough).
+        self.review = False
+        self.thorough = False
         # Games in a row, sides swapping markers each game (--games).
         self.games = 1
         # Seconds between the computer's moves, or None: 1 s when it plays

@@ -115,6 +115,22 @@ def test_question_mark_gives_a_hint_with_commands(monkeypatch):
     assert "Hint: play 1 (with best play the game is a draw).\n" in shown
 
 
+def test_the_issues_command_line_shows_no_estimate_on_the_exact_scale(monkeypatch):
+    """Issue 19: ``??`` here showed ``1:~-32``; ``?`` must name a column ``??`` ranks best."""
+    status, shown = _play(
+        monkeypatch, ["??", "?", "q"], "--rows", "6", "--columns", "7",
+        "--moves", "3,3,3,3,2,1,0,4,6,4", "--commands",
+    )
+    assert status == 0
+    scores = next(line for line in shown.splitlines() if "Scores by column: " in line)
+    shown_scores = dict(item.split(":") for item in scores.split("Scores by column: ")[1].split("  "))
+    assert "~" not in scores
+    hint = next(line for line in shown.splitlines() if "Hint: play " in line)
+    column = hint.split("Hint: play ")[1].split()[0]
+    numbers = [int(text) for text in shown_scores.values() if text.lstrip("+-").isdigit()]
+    assert int(shown_scores[column]) == max(numbers)  # here the best columns are exact
+
+
 def test_answer_leaves_columns_and_unknown_text_to_the_caller():
     game = Game()
     for text in ("3", "x", "u", "q", "h", "?"):
