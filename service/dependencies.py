@@ -13,16 +13,23 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from .events import EventHub
 from .repository import GameStore
 from .winner_pool import WinnerPool
 
-__all__ = ["StoreDep", "WinnerPoolDep", "get_store", "get_winner_pool"]
+__all__ = ["EventsDep", "StoreDep", "WinnerPoolDep", "get_events", "get_store", "get_winner_pool"]
 
 
 async def get_store(request: Request) -> GameStore:
     """The app's store of games."""
     store: GameStore = request.app.state.store
     return store
+
+
+async def get_events(request: Request) -> EventHub:
+    """The app's hub of requests waiting for moves (GET .../moves?wait=)."""
+    events: EventHub = request.app.state.events
+    return events
 
 
 async def get_winner_pool(request: Request) -> WinnerPool:
@@ -36,3 +43,6 @@ StoreDep = Annotated[GameStore, Depends(get_store)]
 
 WinnerPoolDep = Annotated[WinnerPool, Depends(get_winner_pool)]
 """A route's parameter of this type receives the app's winner-check pool."""
+
+EventsDep = Annotated[EventHub, Depends(get_events)]
+"""A route's parameter of this type receives the app's hub of waiting requests."""

@@ -23,6 +23,7 @@ __all__ = [
     "WINNER_WORKERS",
     "WINNER_WAITING",
     "WINNER_REFUSAL_PAUSE",
+    "MAX_WAIT",
 ]
 
 MAX_SIZE = 100
@@ -91,3 +92,9 @@ A waiting check costs the server no CPU, so a flood of checks is paced by
 the worker instead of spinning on quick refusals: measured with 8 clients
 flooding (bench/service_load.py --flood 8), a queue of 2 let the refusals
 alone take two thirds of the move rate."""
+
+MAX_WAIT = 60.0
+"""The most seconds ``GET /drop_token/{gameId}/moves?wait=`` may wait for a move.
+
+A waiting request costs the server a timer and a future, no CPU; the bound
+keeps it below the idle timeouts of common proxies (nginx: 60 s)."""
