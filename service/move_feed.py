@@ -93,10 +93,11 @@ def open_feed(store: GameStore, hub: EventHub) -> MoveFeed:
 
 _SQLITE_LOG = (
     "CREATE TABLE IF NOT EXISTS move_log (seq INTEGER PRIMARY KEY, game_id TEXT NOT NULL)",
+    # LOG_ROWS is this module's constant, no input.
     f"""CREATE TRIGGER IF NOT EXISTS move_log_append AFTER INSERT ON moves BEGIN
     INSERT INTO move_log (game_id) VALUES (NEW.game_id);
     DELETE FROM move_log WHERE seq <= (SELECT max(seq) FROM move_log) - {LOG_ROWS};
-END""",
+END""",  # noqa: S608
 )
 
 
