@@ -61,6 +61,11 @@ class EventHub:
         self.closing = False
 
     @property
+    def watching(self) -> bool:
+        """Whether any request waits for news of some game."""
+        return bool(self._games)
+
+    @property
     def waiting(self) -> int:
         """How many requests wait for news at this moment (for tests and benchmarks)."""
         return sum(len(watched.futures) for watched in self._games.values())
@@ -179,4 +184,3 @@ class EventHub:
 def _resolve(future: asyncio.Future[None]) -> None:
     if not future.done():
         future.set_result(None)
-

@@ -184,6 +184,12 @@ class SqliteMoveFeed:
         if self._seq is None:
             self.hub.notify_all()
             return
+        # Nobody to wake: only note where the log ends, read before asking
+        # (a request registered after the question reads these moves itself).
+        (last,) = connection.execute("SELECT max(seq) FROM move_log").fetchone()
+        if not self.hub.watching:
+            self._seq = last or 0
+            return
         rows = connection.execute(
             "SELECT seq, game_id FROM move_log WHERE seq > ? ORDER BY seq", (self._seq,)
         ).fetchall()
