@@ -178,6 +178,8 @@ class DropTokenClient:
         # Redirects are refused: a token must reach no other server than the
         # one it was made for.
         self._opener = urllib.request.build_opener(_NoRedirects())
+        # Whether the service may be asked to wait for moves (a long poll).
+        self.waits = True
 
     def create_game(self, players: list[str], rows: int, columns: int) -> CreatedGame:
         """Create a game for ``players`` in turn order, asking for one token per player."""
@@ -204,16 +206,31 @@ class DropTokenClient:
             raise BadResponse(f"the service's answer about game {printable(game_id)} is malformed")
         return [str(name) for name in players]
 
-    def read_moves(self, game_id: str, start: int) -> list[RemoteMove]:
-        """The moves from number ``start`` on, at most :data:`MOVES_PAGE`; [] when none yet."""
+    def read_moves(self, game_id: str, start: int, wait: float | None = None) -> list[RemoteMove]:
+        """The moves from number ``start`` on, at most :data:`MOVES_PAGE`; [] when none yet.
+
+        With ``wait``, the service holds the request up to that many seconds
+        until there is a move (a long poll), where it can: a service that
+        refuses ``wait`` (400) is asked without it from then on
+        (:attr:`waits` turns False), and one that ignores it answers at once.
+        """
         path = f"{_game_path(game_id)}/moves"
-        query = urllib.parse.urlencode({"start": start, "until": start + MOVES_PAGE - 1})
+        query = {"start": str(start), "until": str(start + MOVES_PAGE - 1)}
+        waiting = wait is not None and self.waits
+        if wait is not None and waiting:
+            query["wait"] = f"{wait:g}"
         try:
-            answer = _expect_dict(self._request("GET", f"{path}?{query}"))
+            answer = _expect_dict(self._request(
+                "GET", f"{path}?{urllib.parse.urlencode(query)}",
+                timeout=self.timeout + (wait or 0.0) if waiting else self.timeout,
+            ))
         except ServiceRefused as refusal:
             # The seed's rule: a start past the last move is 404.
             if refusal.code == "move_not_found":
                 return []
+            if waiting and refusal.status == 400:
+                self.waits = False  # An older service, or another limit: ask plainly.
+                return self.read_moves(game_id, start)
             raise
         entries = answer.get("moves")
         if not isinstance(entries, list) or len(entries) > MOVES_PAGE:
@@ -253,8 +270,12 @@ class DropTokenClient:
         token: str | None = None,
         key: str | None = None,
         expect: int = 200,
+        timeout: float | None = None,
     ) -> object:
-        """Send one request; the JSON answer (None for an empty one) when the status is ``expect``."""
+        """Send one request; the JSON answer (None for an empty one) when the status is ``expect``.
+
+        ``timeout`` replaces the client's own for this request (a long poll's is longer).
+        """
         headers = {"Accept": "application/json"}
         data = None
         if body is not None:
@@ -268,7 +289,7 @@ class DropTokenClient:
         request = urllib.request.Request(self.base + path, data=data, headers=headers,  # noqa: S310
                                          method=method)
         try:
-            with self._opener.open(request, timeout=self.timeout) as response:
+            with self._opener.open(request, timeout=timeout or self.timeout) as response:
                 status = response.status
                 raw = _read_bounded(response)
         except urllib.error.HTTPError as error:

@@ -5,7 +5,8 @@ that joins it; ``--join`` plays the other side. Both then show what the
 local game shows (the grid, whose turn, the prompt); the friend's moves
 arrive by reading the service's move list, which is the game's truth: a
 joining or restarted client replays it, and a service restarted on the
-same database carries on. A request with no answer is retried with growing
+same database carries on; the service holds each read until the friend
+has moved (a long poll), so the move shows the moment it is stored. A request with no answer is retried with growing
 pauses for :data:`RETRY_SECONDS`, with one line saying so, before the game
 gives up with :class:`~terminal.errors.ConnectionLost`. A game this client
 leaves before its end (Ctrl-C, end of input) is quit on the service, so the
@@ -41,11 +42,18 @@ if TYPE_CHECKING:
 
     Result = TypeVar("Result")
 
-__all__ = ["POLL_SECONDS", "RETRY_SECONDS", "QUIT_TIMEOUT", "converse_over_network",
-           "join_command"]
+__all__ = ["POLL_SECONDS", "PUSH_WAIT", "RETRY_SECONDS", "QUIT_TIMEOUT",
+           "converse_over_network", "join_command"]
 
-POLL_SECONDS = 0.3
-"""Pause between two reads of the move list while the friend thinks."""
+PUSH_WAIT = 30.0
+"""Seconds one read of the move list asks the service to wait for the friend's move.
+
+The service answers as soon as the move is stored (a long poll): the
+move shows at once, and a friend thinking for minutes costs a request
+every half minute."""
+
+POLL_SECONDS = 1.0
+"""Pause between two reads of the move list when the service does not wait (an older one)."""
 
 RETRY_SECONDS = 60.0
 """How long an unanswered service is retried before the game gives up."""
@@ -239,13 +247,20 @@ def _post(
 def _wait_for_news(
     game: Game, client: DropTokenClient, patience: _Patience, game_id: str
 ) -> Conversation[list[RemoteMove]]:
-    """Read the move list, a pause between reads, until it holds entries past the game's."""
+    """Read the move list until it holds entries past the game's, the service waiting for them.
+
+    A read answered empty well before its wait was up came from a service
+    that does not wait (an older one, or one stopping): the next read
+    comes after :data:`POLL_SECONDS`, so such a service is asked at a slow pace.
+    """
     start = len(game.history)
     while True:
-        news = yield from patience.call(lambda: client.read_moves(game_id, start))
+        began = time.monotonic()
+        news = yield from patience.call(lambda: client.read_moves(game_id, start, PUSH_WAIT))
         if news:
             return news
-        yield Wait(POLL_SECONDS)
+        if not client.waits or time.monotonic() - began < PUSH_WAIT / 2:
+            yield Wait(POLL_SECONDS)
 
 
 def _play_entry(game: Game, players: list[str], entry: RemoteMove) -> str:
