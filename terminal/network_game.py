@@ -286,8 +286,9 @@ def _watch(
     game = Game(_board_of(info, settings.rules))
     discs = Discs(highlight=settings.highlight, color=settings.color)
     yield from _catch_up(game, players, client, patience, game_id)
+    played = len(game.history)
     yield Show(f"Watching game {game_id} on {settings.network}: {players[0]} is X, "
-               f"{players[1]} is O ({len(game.history)} moves so far).")
+               f"{players[1]} is O ({played} move{'' if played == 1 else 's'} so far).")
     quitter: int | None = None
     while game.outcome() is None:
         yield Show("\n" + render(game, markers=discs.playing))
@@ -370,6 +371,8 @@ def _wait_for_news(
     comes after :data:`POLL_SECONDS`, so such a service is asked at a slow pace.
     """
     start = len(game.history)
+    # The lines so far reach a pipe before the read holds the game (a spectator's tee).
+    yield Wait(0.0)
     while True:
         began = time.monotonic()
         news = yield from patience.call(lambda: client.read_moves(game_id, start, PUSH_WAIT))

@@ -57,13 +57,16 @@ def test_a_waiting_read_returns_the_friends_move_as_it_is_stored(drop_token_serv
 class _OldService:
     """A service on 127.0.0.1 of one game where ann played 3 and bob 4, answering reads as told.
 
-    ``refuses_wait``: a ``wait`` in the query is a 400, as a service that
+    ``board``: extra keys of the game's state (``rows``, ``columns``), as
+    newer services tell them. ``refuses_wait``: a ``wait`` in the query is a 400, as a service that
     checks its parameters strictly might answer. Otherwise ``wait`` is
     ignored, as the seed's service does: the first ``empty_reads`` reads
     of move 2 answer 404 at once, the next ones ann's move 5.
     """
 
-    def __init__(self, *, refuses_wait: bool, empty_reads: int) -> None:
+    def __init__(
+        self, *, refuses_wait: bool, empty_reads: int, board: dict[str, int] | None = None
+    ) -> None:
         self.paths: list[str] = []
         answered = [0]
         service = self
@@ -72,12 +75,15 @@ class _OldService:
             def do_GET(self) -> None:
                 service.paths.append(self.path)
                 if "/moves" not in self.path:
-                    self._send(200, {"players": ["ann", "bob"], "state": "IN_PROGRESS"})
+                    state = {"players": ["ann", "bob"], "state": "IN_PROGRESS"}
+                    self._send(200, {**state, **(board or {})})
                 elif "start=0" in self.path:
                     self._send(200, {"moves": [{"type": "MOVE", "player": "ann", "column": 3},
                                                {"type": "MOVE", "player": "bob", "column": 4}]})
                 elif refuses_wait and "wait=" in self.path:
                     self._send(400, {"error": "malformed_request", "detail": "query.wait: no"})
+                elif "start=2&" not in self.path:  # past ann's move 5: nothing more
+                    self._send(404, {"error": "move_not_found", "detail": "no such move"})
                 else:
                     answered[0] += 1
                     if answered[0] <= empty_reads:
@@ -147,7 +153,8 @@ def test_with_an_older_service_the_friends_move_is_read_at_a_slow_pace(
             shown.append(step)
             step = steps.send(None)
     # Two empty answers at once, each followed by the slow pause, then the move.
-    waits = [step for step in shown if isinstance(step, Wait)]
+    # (A pause of 0 only shows the lines so far before the first read.)
+    waits = [step for step in shown if isinstance(step, Wait) and step.seconds]
     assert waits == [Wait(network_game.POLL_SECONDS)] * 2
     assert network_game.POLL_SECONDS >= 1.0
     assert shown.index(waits[0]) > shown.index(Show("X's turn"))
@@ -173,7 +180,25 @@ def test_a_read_answered_after_its_wait_asks_again_without_a_pause(
     steps = network_game._wait_for_news(
         Game(), DropTokenClient("http://127.0.0.1:9"), network_game._Patience("u"), "g"
     )
+    assert next(steps) == Wait(0.0)  # the lines so far shown before the read holds
     with pytest.raises(StopIteration) as finished:
         next(steps)
     assert repr(finished.value.value) == "[RemoteMove('ann', 2)]"
     assert answers == []
+
+
+def test_a_joining_player_gets_the_board_the_service_tells(fake_clock: list[float]) -> None:
+    board = {"rows": 6, "columns": 7, "connect": 4}
+    with _OldService(refuses_wait=False, empty_reads=0, board=board) as service:
+        steps = converse(parse_options(["--join", f"{service.url}/drop_token/g/bob", "--token", "t"]))
+        shown = []
+        step = next(steps)
+        while not isinstance(step, Ask):
+            shown.append(step)
+            step = steps.send(None)
+        grids = [step.text for step in shown if isinstance(step, Show) and "0123456" in step.text]
+        # 6 rows of 7 (not the default 5 x 8): column 7 is off this board.
+        assert grids and all(grid.strip().splitlines()[-1] == "0123456" for grid in grids)
+        assert len(grids[-1].strip().splitlines()) == 1 + 6 + 1  # header, 6 rows, footer
+        assert steps.send("7") == Show("Invalid move. Enter a column number (0-6).")
+        steps.close()
