@@ -11,10 +11,11 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+from test_connect_tmux import Tmux, run_in_pane, tmux  # noqa: F401 (the fixture)
+
 from connect_support import CONNECT
 from network_support import create_game, moves_of, play
 from server_support import Server
-from test_connect_tmux import Tmux, run_in_pane, tmux  # noqa: F401 (the fixture)
 
 WAITING = "Waiting for ann to move... (Ctrl-C quits the game)"
 
