@@ -11,7 +11,8 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from test_connect_tmux import Tmux, run_in_pane, tmux  # noqa: F401 (the fixture)
+from test_connect_tmux import Tmux, run_in_pane
+from test_connect_tmux import tmux as tmux_fixture  # noqa: F401 (pytest finds it as "tmux")
 
 from connect_support import CONNECT
 from network_support import create_game, moves_of, play
