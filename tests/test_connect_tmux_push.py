@@ -12,7 +12,7 @@ import shlex
 from pathlib import Path
 
 from test_connect_tmux import Tmux, run_in_pane
-from test_connect_tmux import tmux as tmux_fixture  # noqa: F401 (pytest finds it as "tmux")
+from test_connect_tmux import tmux as panes  # noqa: F401 (the fixture, by this name here)
 
 from connect_support import CONNECT
 from network_support import create_game, moves_of, play
@@ -21,7 +21,8 @@ from server_support import Server
 WAITING = "Waiting for ann to move... (Ctrl-C quits the game)"
 
 
-def test_keys_typed_while_waiting_are_not_echoed_nor_played(tmp_path: Path, tmux: Tmux) -> None:
+def test_keys_typed_while_waiting_are_not_echoed_nor_played(tmp_path: Path, panes: Tmux) -> None:
+    tmux = panes
     service = Server(tmp_path / "games.db")
     service.start()
     try:
