@@ -21,7 +21,9 @@ from server_support import Server
 WAITING = "Waiting for ann to move... (Ctrl-C quits the game)"
 
 
-def test_keys_typed_while_waiting_are_not_echoed_nor_played(tmp_path: Path, panes: Tmux) -> None:
+def test_keys_typed_while_waiting_are_not_echoed_nor_played(  # noqa: F811 (the fixture)
+    tmp_path: Path, panes: Tmux
+) -> None:
     tmux = panes
     service = Server(tmp_path / "games.db")
     service.start()
