@@ -21,8 +21,8 @@ from server_support import Server
 WAITING = "Waiting for ann to move... (Ctrl-C quits the game)"
 
 
-def test_keys_typed_while_waiting_are_not_echoed_nor_played(  # noqa: F811 (the fixture)
-    tmp_path: Path, panes: Tmux
+def test_keys_typed_while_waiting_are_not_echoed_nor_played(
+    tmp_path: Path, panes: Tmux  # noqa: F811 (the fixture imported above)
 ) -> None:
     tmux = panes
     service = Server(tmp_path / "games.db")
