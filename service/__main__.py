@@ -153,7 +153,13 @@ def _serve(
     )
     # Waiting requests answer at once when the server stops, instead of
     # holding the shutdown for up to their whole wait.
-    WakingServer(config, app.state.events).run()  # type: ignore[attr-defined]
+    server = WakingServer(config, app.state.events)  # type: ignore[attr-defined]
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass  # As uvicorn.run: a second Ctrl-C while stopping ends quietly.
+    if not server.started:
+        sys.exit(3)  # uvicorn.run's status when the server could not start
 
 
 if __name__ == "__main__":
