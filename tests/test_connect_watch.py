@@ -15,7 +15,7 @@ import threading
 import pytest
 
 from connect_support import CONNECT, ROOT, without_no_color
-from network_support import DEADLINE, create_game, moves_of, play
+from network_support import DEADLINE, Friend, create_game, moves_of, play
 from terminal import network_game
 from terminal.errors import UsageError
 from terminal.network import GameAddress, parse_server_url, parse_watch_url
@@ -158,3 +158,31 @@ def test_the_join_command_names_the_program_the_player_ran(
 def test_the_apis_own_path_given_as_the_service_is_understood() -> None:
     assert parse_server_url("http://h:8080/drop_token") == "http://h:8080"
     assert parse_server_url("http://h:8080/c4/drop_token/") == "http://h:8080/c4"
+
+
+def test_a_friend_joining_without_the_size_plays_on_the_board_the_service_tells(
+    drop_token_service: str,
+) -> None:
+    game, tokens = create_game(drop_token_service, ["ann", "bob"], rows=6, columns=7)
+    play(drop_token_service, game, "ann", tokens["ann"], "6")
+    env = {key: value for key, value in without_no_color().items()
+           if key != "CONNECT_FOUR_TOKEN"}
+    ann = Friend(drop_token_service, 0, ["quit"])  # ann quits once bob has moved
+    ann.found(game, "ann", tokens["ann"])
+    ann.start()
+    # bob names no size: 7 is off this 6 x 7 board (an invalid move, not a refusal), 6 is played.
+    result = subprocess.run(
+        [sys.executable, str(CONNECT), "--join", f"{drop_token_service}/drop_token/{game}/bob",
+         "--token", tokens["bob"]],
+        input=b"7\n6\n", capture_output=True, cwd=ROOT, timeout=DEADLINE, env=env,
+    )
+    shown = result.stdout.decode()
+    assert "Invalid move. Enter a column number (0-6)." in shown
+    assert "\n0123456\n" in shown and "01234567" not in shown
+    assert moves_of(drop_token_service, game)[:2] == [
+        {"type": "MOVE", "player": "ann", "column": 6},
+        {"type": "MOVE", "player": "bob", "column": 6},
+    ]
+    ann.check()
+    assert result.returncode == 0, result.stderr
+    assert shown.endswith("ann (X) quits.\nGame finished.\nbob (O) wins.\n")
