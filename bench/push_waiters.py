@@ -18,8 +18,8 @@ bench ends, and the server is stopped: the load stays on 127.0.0.1 and
 ends by itself. The bench raises its own open-files limit (and so its
 children's) to fit; it prints the machine's limits and load with the figures.
 
-    nice -n 10 python bench/push_waiters.py --waiters 10000 --games 1000
-    nice -n 10 python bench/push_waiters.py --waiters 2000 --games 1   # spectators of one game
+    nice -n 10 python -m bench.push_waiters --waiters 10000 --games 1000
+    nice -n 10 python -m bench.push_waiters --waiters 2000 --games 1   # spectators of one game
 """
 
 from __future__ import annotations
