@@ -254,7 +254,8 @@ async def read_moves(
 
     answer = await wait_for_news(events, game_id, (start, until), read, wait)
     if isinstance(answer, MoveNotFoundError):
-        raise answer
+        # A copy: the requests that shared the read must not share one traceback.
+        raise MoveNotFoundError(*answer.args)
     return Response(answer, media_type="application/json")
 
 
