@@ -32,6 +32,10 @@ from terminal.session import converse
 from terminal.settings import Settings
 from terminal.steps import Ask, Show
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from terminal.typeahead import TypeAhead
+
 
 def main(argv: list[str] | None = None) -> int:
     """Play what the command line asks for; return the exit status.
@@ -94,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
 def play(settings: Settings) -> None:
     """Do what the game's conversation says: show its lines, answer its prompts, wait its pauses."""
     steps = converse(settings, at_terminal=_watched(settings))
+    keys = _type_ahead(settings)
     typed = None
     try:
         while True:
@@ -105,13 +110,32 @@ def play(settings: Settings) -> None:
             if isinstance(step, Show):
                 print(step.text)
             elif isinstance(step, Ask):
+                if keys is not None:
+                    keys.listen()  # what was typed while waiting is no answer
                 typed = input(step.prompt)
+                if keys is not None:
+                    keys.hush()
             else:
                 _wait(step.seconds)
     finally:
+        if keys is not None:
+            keys.restore()
         # A game left early (Ctrl-C, end of input) tidies up: a network
         # game is quit on the service.
         steps.close()
+
+
+def _type_ahead(settings: Settings) -> TypeAhead | None:
+    """For a network game at a terminal: keys typed while it waits are not echoed, then dropped."""
+    if settings.network is None:
+        return None
+    # Deferred for start-up speed: only a network game needs it.
+    from terminal.typeahead import type_ahead_of_stdin
+
+    keys = type_ahead_of_stdin()
+    if keys is not None:
+        keys.hush()
+    return keys
 
 
 def _watched(settings: Settings) -> bool:

@@ -13,6 +13,7 @@ try:
     from .guards import GuardedH11Protocol
     from .limits import KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS, MAX_HEADER_BYTES, WINNER_WAITING
     from .main import create_app
+    from .push_server import WakingServer, raise_open_files
     from .storage import DB_ENVIRONMENT, DEFAULT_DB, is_postgres_url
     from .winner_pool import WinnerPool
 except ModuleNotFoundError as missing:
@@ -89,6 +90,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--no-access-log", action="store_true", help="do not log each request"
     )
+    parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=MAX_CONNECTIONS,
+        metavar="N",
+        help="connections and requests at once, waiting ones included; more are 503 "
+        f"({MAX_CONNECTIONS}; the open-files limit is raised to fit when it can be)",
+    )
     args = parser.parse_args(argv)
     if args.max_db_pages is not None and is_postgres_url(args.db):
         parser.error("--max-db-pages applies to SQLite files only")
@@ -113,7 +122,10 @@ def main(argv: list[str] | None = None) -> None:
 
         protocol = TimedProtocol
     try:
-        _serve(app, args.host, args.port, args.fd, not args.no_access_log, protocol)
+        _serve(
+            app, args.host, args.port, args.fd, not args.no_access_log, protocol,
+            raise_open_files(args.max_connections),
+        )
     finally:
         pool.close()
 
@@ -125,9 +137,10 @@ def _serve(
     fd: int | None,
     access_log: bool,
     protocol: type[GuardedH11Protocol],
+    max_connections: int = MAX_CONNECTIONS,
 ) -> None:
     """uvicorn with the service's limits on connections, headers and idle time."""
-    uvicorn.run(
+    config = uvicorn.Config(
         app,  # type: ignore[arg-type]
         host=host,
         port=port,
@@ -136,8 +149,17 @@ def _serve(
         http=protocol,
         timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
         h11_max_incomplete_event_size=MAX_HEADER_BYTES,
-        limit_concurrency=MAX_CONNECTIONS,
+        limit_concurrency=max_connections,
     )
+    # Waiting requests answer at once when the server stops, instead of
+    # holding the shutdown for up to their whole wait.
+    server = WakingServer(config, app.state.events)  # type: ignore[attr-defined]
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass  # As uvicorn.run: a second Ctrl-C while stopping ends quietly.
+    if not server.started:
+        sys.exit(3)  # uvicorn.run's status when the server could not start
 
 
 if __name__ == "__main__":

@@ -13,14 +13,17 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from .events import EventHub
 from .repository import GameStore
 from .winner_pool import AnalysisPool, WinnerPool, shared_analysis_pool
 
 __all__ = [
     "AnalysisPoolDep",
+    "EventsDep",
     "StoreDep",
     "WinnerPoolDep",
     "get_analysis_pool",
+    "get_events",
     "get_store",
     "get_winner_pool",
 ]
@@ -30,6 +33,12 @@ async def get_store(request: Request) -> GameStore:
     """The app's store of games."""
     store: GameStore = request.app.state.store
     return store
+
+
+async def get_events(request: Request) -> EventHub:
+    """The app's hub of requests waiting for moves (GET .../moves?wait=)."""
+    events: EventHub = request.app.state.events
+    return events
 
 
 async def get_winner_pool(request: Request) -> WinnerPool:
@@ -52,3 +61,6 @@ async def get_analysis_pool() -> AnalysisPool:
 
 AnalysisPoolDep = Annotated[AnalysisPool, Depends(get_analysis_pool)]
 """A route's parameter of this type receives the analysis pool."""
+
+EventsDep = Annotated[EventHub, Depends(get_events)]
+"""A route's parameter of this type receives the app's hub of waiting requests."""

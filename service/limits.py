@@ -28,6 +28,7 @@ __all__ = [
     "ANALYSIS_TIME_LIMIT",
     "ANALYSIS_WORKERS",
     "ANALYSIS_WAITING",
+    "MAX_WAIT",
 ]
 
 MAX_SIZE = 100
@@ -118,3 +119,8 @@ server's (see service.winner_pool.WORKER_NICENESS)."""
 ANALYSIS_WAITING = 4
 """Analyses that may wait for a worker; more at once are answered 503. Each
 costs up to a second of a core, so a longer queue would only answer late."""
+MAX_WAIT = 60.0
+"""The most seconds ``GET /drop_token/{gameId}/moves?wait=`` may wait for a move.
+
+A waiting request costs the server a timer and a future, no CPU; the bound
+keeps it below the idle timeouts of common proxies (nginx: 60 s)."""

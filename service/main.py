@@ -8,6 +8,7 @@ is one ``include_router`` line here.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,8 +18,10 @@ from fastapi import FastAPI
 from engine import __version__
 
 from .error_table import install_error_handler
+from .events import EventHub
 from .guards import RequestLimits
 from .limits import BODY_TIMEOUT, MAX_BODY_BYTES
+from .move_feed import open_feed
 from .openapi import describe_limits, install_openapi
 from .routers import analysis, drop_token, winner
 from .storage import DEFAULT_DB, open_store
@@ -52,10 +55,18 @@ def create_app(
         StorageError: the database cannot be opened as the service's database.
     """
     store = open_store(db, max_db_pages=max_db_pages, read_only=read_only)
+    # Waiting requests (GET .../moves?wait=), woken by this process's moves
+    # and, through the database, by the other processes'.
+    events = EventHub()
+    feed = open_feed(store, events)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        events.bind(asyncio.get_running_loop())
+        await feed.start()
         yield
+        events.close()
+        await feed.stop()
         store.close()
         if winner_pool is not None:
             winner_pool.close()
@@ -69,6 +80,7 @@ def create_app(
     )
     # What the dependencies hand the routes (service/dependencies.py).
     app.state.store = store
+    app.state.events = events
     app.state.winner_pool = winner_pool or shared_pool()
     app.include_router(drop_token.router)
     app.include_router(winner.router)

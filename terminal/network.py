@@ -37,10 +37,12 @@ __all__ = [
     "TIMEOUT",
     "GameAddress",
     "CreatedGame",
+    "GameInfo",
     "RemoteMove",
     "DropTokenClient",
     "parse_server_url",
     "parse_join_url",
+    "parse_watch_url",
     "printable",
 ]
 
@@ -109,6 +111,22 @@ class CreatedGame:
         self.tokens = tokens
 
 
+class GameInfo:
+    """A game as the service tells it: its players in turn order, and its board when told.
+
+    ``rows`` and ``columns`` are None from a service that does not tell
+    them (the seed's answer has only the players and the state).
+    """
+
+    __slots__ = ("players", "done", "rows", "columns")
+
+    def __init__(self, players: list[str], done: bool, rows: int | None, columns: int | None) -> None:
+        self.players = players
+        self.done = done
+        self.rows = rows
+        self.columns = columns
+
+
 class RemoteMove:
     """One entry of a game's move list: ``player`` dropped into ``column``, or quit (None)."""
 
@@ -140,7 +158,9 @@ def parse_server_url(text: str) -> str:
         raise ValueError(f"{text!r} has no valid port") from None
     if parts.query or parts.fragment:
         raise ValueError(f"{text!r}: a service URL has no query or fragment")
-    return text.split("#")[0].rstrip("/")
+    base = text.split("#")[0].rstrip("/")
+    # The API's own path given as the service's: the service is its parent.
+    return base.removesuffix("/drop_token").rstrip("/") if base.endswith("/drop_token") else base
 
 
 def parse_join_url(text: str) -> GameAddress:
@@ -164,6 +184,30 @@ def parse_join_url(text: str) -> GameAddress:
     return GameAddress(base, game_id, player)
 
 
+def parse_watch_url(text: str) -> tuple[str, str]:
+    """The service's base URL and the game id of a game's URL: ``BASE/drop_token/GAME``.
+
+    >>> parse_watch_url("http://127.0.0.1:8080/drop_token/0f3c")
+    ('http://127.0.0.1:8080', '0f3c')
+
+    A player's URL (as ``--server`` prints it) names the game too:
+
+    >>> parse_watch_url("http://127.0.0.1:8080/drop_token/0f3c/bob")
+    ('http://127.0.0.1:8080', '0f3c')
+
+    Raises:
+        ValueError: the URL does not name a game.
+    """
+    base_text, marker, rest = text.rstrip("/").rpartition("/drop_token/")
+    segments = rest.split("/")
+    if not base_text or not marker or not 1 <= len(segments) <= 2 or not all(segments):
+        raise ValueError(f"{text!r} is not a game's URL: BASE/drop_token/GAME_ID")
+    game_id = urllib.parse.unquote(segments[0])
+    if not game_id.isprintable():
+        raise ValueError(f"{text!r} names no game")
+    return parse_server_url(base_text), game_id
+
+
 class DropTokenClient:
     """The drop-token API of one service, one request per call, every answer checked.
 
@@ -178,6 +222,8 @@ class DropTokenClient:
         # Redirects are refused: a token must reach no other server than the
         # one it was made for.
         self._opener = urllib.request.build_opener(_NoRedirects())
+        # Whether the service may be asked to wait for moves (a long poll).
+        self.waits = True
 
     def create_game(self, players: list[str], rows: int, columns: int) -> CreatedGame:
         """Create a game for ``players`` in turn order, asking for one token per player."""
@@ -193,6 +239,10 @@ class DropTokenClient:
 
     def read_players(self, game_id: str) -> list[str]:
         """The game's players in turn order."""
+        return self.read_game(game_id).players
+
+    def read_game(self, game_id: str) -> GameInfo:
+        """The game's players in turn order, whether it is over, and its board if the service tells."""
         answer = _expect_dict(self._request("GET", _game_path(game_id)))
         players = answer.get("players")
         if (
@@ -202,18 +252,63 @@ class DropTokenClient:
             or answer.get("state") not in ("IN_PROGRESS", "DONE")
         ):
             raise BadResponse(f"the service's answer about game {printable(game_id)} is malformed")
-        return [str(name) for name in players]
+        size = [answer.get(key) for key in ("rows", "columns")]
+        if size == [None, None]:
+            rows = columns = None
+        elif all(_is_count(value, _MAX_BOARD) for value in size):
+            rows, columns = (int(value) for value in size)  # type: ignore[call-overload]
+        else:
+            raise BadResponse(f"the service's board of game {printable(game_id)} is malformed")
+        return GameInfo([str(name) for name in players], answer.get("state") == "DONE",
+                        rows, columns)
 
-    def read_moves(self, game_id: str, start: int) -> list[RemoteMove]:
-        """The moves from number ``start`` on, at most :data:`MOVES_PAGE`; [] when none yet."""
-        path = f"{_game_path(game_id)}/moves"
-        query = urllib.parse.urlencode({"start": start, "until": start + MOVES_PAGE - 1})
+    def check_token(self, address: GameAddress, token: str | None, columns: int) -> None:
+        """Raise if the service would refuse the player's moves for their token.
+
+        The API has no call for this alone: it is a move into ``columns``,
+        a column past the board's edge. The service checks the token before
+        the column, so a wrong or missing token is refused as such (401,
+        403), and a right one as a column off the board, and nothing is
+        ever stored. A game created without tokens takes any.
+
+        Raises:
+            ServiceRefused: the token is missing (``token_required``) or
+                not the player's (``token_rejected``); or the game or
+                player is unknown.
+        """
         try:
-            answer = _expect_dict(self._request("GET", f"{path}?{query}"))
+            self._request("POST", address.player_path, body={"column": columns}, token=token)
+        except ServiceRefused as refusal:
+            if refusal.code in ("token_required", "token_rejected") or refusal.status == 404:
+                raise
+            return  # The token passed: the move itself was refused, as meant.
+        raise BadResponse("the service accepted a move off the board")
+
+    def read_moves(self, game_id: str, start: int, wait: float | None = None) -> list[RemoteMove]:
+        """The moves from number ``start`` on, at most :data:`MOVES_PAGE`; [] when none yet.
+
+        With ``wait``, the service holds the request up to that many seconds
+        until there is a move (a long poll), where it can: a service that
+        refuses ``wait`` (400) is asked without it from then on
+        (:attr:`waits` turns False), and one that ignores it answers at once.
+        """
+        path = f"{_game_path(game_id)}/moves"
+        query = {"start": str(start), "until": str(start + MOVES_PAGE - 1)}
+        waiting = wait is not None and self.waits
+        if wait is not None and waiting:
+            query["wait"] = f"{wait:g}"
+        try:
+            answer = _expect_dict(self._request(
+                "GET", f"{path}?{urllib.parse.urlencode(query)}",
+                timeout=self.timeout + (wait or 0.0) if waiting else self.timeout,
+            ))
         except ServiceRefused as refusal:
             # The seed's rule: a start past the last move is 404.
             if refusal.code == "move_not_found":
                 return []
+            if waiting and refusal.status == 400:
+                self.waits = False  # An older service, or another limit: ask plainly.
+                return self.read_moves(game_id, start)
             raise
         entries = answer.get("moves")
         if not isinstance(entries, list) or len(entries) > MOVES_PAGE:
@@ -253,8 +348,12 @@ class DropTokenClient:
         token: str | None = None,
         key: str | None = None,
         expect: int = 200,
+        timeout: float | None = None,
     ) -> object:
-        """Send one request; the JSON answer (None for an empty one) when the status is ``expect``."""
+        """Send one request; the JSON answer (None for an empty one) when the status is ``expect``.
+
+        ``timeout`` replaces the client's own for this request (a long poll's is longer).
+        """
         headers = {"Accept": "application/json"}
         data = None
         if body is not None:
@@ -268,7 +367,7 @@ class DropTokenClient:
         request = urllib.request.Request(self.base + path, data=data, headers=headers,  # noqa: S310
                                          method=method)
         try:
-            with self._opener.open(request, timeout=self.timeout) as response:
+            with self._opener.open(request, timeout=timeout or self.timeout) as response:
                 status = response.status
                 raw = _read_bounded(response)
         except urllib.error.HTTPError as error:
@@ -338,6 +437,15 @@ def _expect_dict(answer: object) -> dict[str, object]:
     if not isinstance(answer, dict):
         raise BadResponse("the service's answer is not a JSON object")
     return answer
+
+
+_MAX_BOARD = 100
+"""The most rows, and the most columns, a service's game may have (the service's own limit)."""
+
+
+def _is_count(value: object, most: int) -> bool:
+    """An integer from 1 to ``most`` (a JSON true is no count)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= most
 
 
 def _is_clean_text(value: object) -> bool:

@@ -5,7 +5,8 @@ that joins it; ``--join`` plays the other side. Both then show what the
 local game shows (the grid, whose turn, the prompt); the friend's moves
 arrive by reading the service's move list, which is the game's truth: a
 joining or restarted client replays it, and a service restarted on the
-same database carries on. A request with no answer is retried with growing
+same database carries on; the service holds each read until the friend
+has moved (a long poll), so the move shows the moment it is stored. A request with no answer is retried with growing
 pauses for :data:`RETRY_SECONDS`, with one line saying so, before the game
 gives up with :class:`~terminal.errors.ConnectionLost`. A game this client
 leaves before its end (Ctrl-C, end of input) is quit on the service, so the
@@ -18,8 +19,10 @@ shows, reads and waits only through the steps it yields to connect.py.
 
 from __future__ import annotations
 
+import os
 import secrets
 import shlex
+import sys
 import time
 from functools import partial
 
@@ -28,7 +31,7 @@ from engine import EngineError, Game, Rules, parse_column, render
 from .dialog import MARKERS, PROMPT, ending, invalid_move, typed_line
 from .discs import Discs
 from .errors import BadResponse, ConnectionLost, NetworkError, ServerUnreachable, ServiceRefused
-from .network import DropTokenClient, GameAddress, RemoteMove
+from .network import DropTokenClient, GameAddress, GameInfo, RemoteMove
 from .settings import TOKEN_ENVIRONMENT, Settings
 from .steps import Ask, Show, Wait
 
@@ -41,11 +44,21 @@ if TYPE_CHECKING:
 
     Result = TypeVar("Result")
 
-__all__ = ["POLL_SECONDS", "RETRY_SECONDS", "QUIT_TIMEOUT", "converse_over_network",
-           "join_command"]
+__all__ = ["INSTALLED_COMMAND", "POLL_SECONDS", "PUSH_WAIT", "RETRY_SECONDS", "QUIT_TIMEOUT",
+           "converse_over_network", "join_command"]
 
-POLL_SECONDS = 0.3
-"""Pause between two reads of the move list while the friend thinks."""
+INSTALLED_COMMAND = "connect-four"
+"""The game's command when installed with pip (pyproject.toml's [project.scripts])."""
+
+PUSH_WAIT = 30.0
+"""Seconds one read of the move list asks the service to wait for the friend's move.
+
+The service answers as soon as the move is stored (a long poll): the
+move shows at once, and a friend thinking for minutes costs a request
+every half minute."""
+
+POLL_SECONDS = 1.0
+"""Pause between two reads of the move list when the service does not wait (an older one)."""
 
 RETRY_SECONDS = 60.0
 """How long an unanswered service is retried before the game gives up."""
@@ -69,6 +82,10 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
     assert settings.network is not None
     client = DropTokenClient(settings.network)
     patience = _Patience(settings.network)
+    rules = settings.rules
+    if settings.watching is not None:
+        yield from _watch(settings, client, patience, settings.watching)
+        return
     if settings.joining is None:
         players = list(settings.players)
         created = yield from patience.call(
@@ -86,13 +103,16 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
         yield Show("    " + join_command(address, created.tokens[players[0]], settings))
     else:
         address, token = GameAddress(settings.network, *settings.joining), settings.token
-        players = yield from patience.call(lambda: client.read_players(address.game_id))
+        info = yield from patience.call(lambda: client.read_game(address.game_id))
+        players = info.players
         if len(players) != 2 or address.player not in players:
             raise NetworkError(
                 f"game {address.game_id} is not a game of two players with {address.player} in it"
             )
+        rules = _board_of(info, rules)
+        yield from _check_token(client, patience, address, token, rules.columns)
     me = players.index(address.player)
-    game = Game(settings.rules)
+    game = Game(rules)
     discs = Discs(highlight=settings.highlight, color=settings.color)
     finished = False
     try:
@@ -127,6 +147,8 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
     final_grid = discs.final_grid(game) if quitter is None else None
     for line in ending(game, final_grid=final_grid, announce=settings.announce):
         yield Show(line)
+    if not settings.announce:  # --announce has said it in its own words
+        yield Show(_result(game, players))
 
 
 def join_command(friend: GameAddress, token: str, settings: Settings) -> str:
@@ -134,9 +156,11 @@ def join_command(friend: GameAddress, token: str, settings: Settings) -> str:
 
     The token goes in the environment (:data:`TOKEN_ENVIRONMENT`), where
     other users of the friend's machine cannot list it; a board other than
-    the default one is named, as the service does not tell it.
+    the default one is named, as an older service does not tell it. The
+    program is the one this player ran: ``connect-four`` when installed,
+    else ``python3 connect.py``.
     """
-    words = ["python3", "connect.py", "--join", friend.player_url]
+    words = [*_program(), "--join", friend.player_url]
     rules, default = settings.rules, Rules()
     if (rules.rows, rules.columns) != (default.rows, default.columns):
         words += ["--rows", str(rules.rows), "--columns", str(rules.columns)]
@@ -144,10 +168,16 @@ def join_command(friend: GameAddress, token: str, settings: Settings) -> str:
 
 
 class _Patience:
-    """Retries a request that got no answer, with growing pauses, up to a deadline."""
+    """Retries a request that got no answer, with growing pauses, up to a deadline.
+
+    Only once the service has answered: a first request with no answer
+    ends the game at once (a wrong address or port, https to a plain HTTP
+    service), rather than after a minute of retries.
+    """
 
     def __init__(self, url: str) -> None:
         self.url = url
+        self.contacted = False
 
     def call(self, request: Callable[[], Result]) -> Conversation[Result]:
         """``request()``'s result, retried while the service does not answer.
@@ -164,6 +194,11 @@ class _Patience:
             try:
                 result = request()
             except ServerUnreachable as failure:
+                if not self.contacted:
+                    raise ConnectionLost(
+                        f"cannot reach the service at {self.url} ({failure}): is it running "
+                        "there? (check the address, the port, and http:// rather than https://)"
+                    ) from None
                 now = time.monotonic()
                 if deadline is None:
                     deadline = now + RETRY_SECONDS
@@ -177,9 +212,99 @@ class _Patience:
                 yield Wait(min(pause, max(deadline - now, 0.0)))
                 pause = min(2 * pause, _LAST_RETRY_PAUSE)
                 continue
+            self.contacted = True
             if deadline is not None:
                 yield Show("Connection restored.")
             return result
+
+
+def _program() -> list[str]:
+    """The words that run this program: the installed command, or connect.py in a checkout."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return [INSTALLED_COMMAND] if name == INSTALLED_COMMAND else ["python3", "connect.py"]
+
+
+def _board_of(info: GameInfo, rules: Rules) -> Rules:
+    """The game's board as the service tells it; ``rules`` (the command line's) if it does not."""
+    if info.rows is None or info.columns is None:
+        return rules
+    return Rules(info.rows, info.columns, rules.connect)
+
+
+def _check_token(
+    client: DropTokenClient,
+    patience: _Patience,
+    address: GameAddress,
+    token: str | None,
+    columns: int,
+) -> Conversation[None]:
+    """Refuse to start a game whose moves the service would refuse for the token.
+
+    Raises:
+        NetworkError: the token is missing or wrong, or the game or player
+            is unknown; the message says what to do, in the player's words.
+    """
+    try:
+        yield from patience.call(lambda: client.check_token(address, token, columns))
+    except ServiceRefused as refusal:
+        name, game = address.player, address.game_id
+        if refusal.code == "token_required":
+            raise NetworkError(
+                f"game {game} needs {name}'s secret token: run the join command shown to "
+                f"whoever created the game (it sets {TOKEN_ENVIRONMENT}), or add --token TOKEN"
+            ) from None
+        if refusal.code == "token_rejected":
+            raise NetworkError(
+                f"that token is not {name}'s in game {game}: use the one in the join command "
+                f"shown for {name}"
+            ) from None
+        if refusal.code == "game_not_found":
+            raise NetworkError(f"there is no game {game} on {address.base}") from None
+        raise NetworkError(f"cannot join game {game} as {name}: {refusal}") from None
+
+
+def _result(game: Game, players: list[str]) -> str:
+    """Who won the finished ``game``, by name and marker, or that it is a tie."""
+    outcome = game.outcome()
+    assert outcome is not None
+    if outcome.winner is None:
+        return "The game is a tie."
+    return f"{players[outcome.winner]} ({MARKERS[outcome.winner]}) wins."
+
+
+def _watch(
+    settings: Settings, client: DropTokenClient, patience: _Patience, game_id: str
+) -> Conversation[None]:
+    """Follow a game as a spectator: each move and grid as it is stored, then who won.
+
+    Needs no token: the service shows any game to whoever has its id.
+    """
+    info = yield from patience.call(lambda: client.read_game(game_id))
+    players = info.players
+    if len(players) != 2:
+        raise NetworkError(f"game {game_id} is not a game of two players")
+    game = Game(_board_of(info, settings.rules))
+    discs = Discs(highlight=settings.highlight, color=settings.color)
+    yield from _catch_up(game, players, client, patience, game_id)
+    played = len(game.history)
+    yield Show(f"Watching game {game_id} on {settings.network}: {players[0]} is X, "
+               f"{players[1]} is O ({played} move{'' if played == 1 else 's'} so far).")
+    quitter: int | None = None
+    while game.outcome() is None:
+        yield Show("\n" + render(game, markers=discs.playing))
+        player = game.to_move or 0
+        yield Show(f"Waiting for {players[player]} ({MARKERS[player]}) to move... "
+                   "(Ctrl-C stops watching)")
+        news = yield from _wait_for_news(game, client, patience, game_id)
+        for entry in news:
+            yield Show(_play_entry(game, players, entry))
+            if entry.column is None:
+                quitter = players.index(entry.player)
+    final_grid = discs.final_grid(game) if quitter is None else None
+    for line in ending(game, final_grid=final_grid, announce=settings.announce):
+        yield Show(line)
+    if not settings.announce:
+        yield Show(_result(game, players))
 
 
 def _catch_up(
@@ -239,13 +364,22 @@ def _post(
 def _wait_for_news(
     game: Game, client: DropTokenClient, patience: _Patience, game_id: str
 ) -> Conversation[list[RemoteMove]]:
-    """Read the move list, a pause between reads, until it holds entries past the game's."""
+    """Read the move list until it holds entries past the game's, the service waiting for them.
+
+    A read answered empty well before its wait was up came from a service
+    that does not wait (an older one, or one stopping): the next read
+    comes after :data:`POLL_SECONDS`, so such a service is asked at a slow pace.
+    """
     start = len(game.history)
+    # The lines so far reach a pipe before the read holds the game (a spectator's tee).
+    yield Wait(0.0)
     while True:
-        news = yield from patience.call(lambda: client.read_moves(game_id, start))
+        began = time.monotonic()
+        news = yield from patience.call(lambda: client.read_moves(game_id, start, PUSH_WAIT))
         if news:
             return news
-        yield Wait(POLL_SECONDS)
+        if not client.waits or time.monotonic() - began < PUSH_WAIT / 2:
+            yield Wait(POLL_SECONDS)
 
 
 def _play_entry(game: Game, players: list[str], entry: RemoteMove) -> str:

@@ -192,9 +192,12 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
             would ignore (the computer, --games, a starting position...).
     """
     creating, joining = options.server is not None, options.join is not None
+    watching = options.watch is not None
     if creating and joining:
         raise UsageError("--server and --join cannot be used together")
-    if not (creating or joining):
+    if watching and (creating or joining):
+        raise UsageError("--watch follows a game without playing: not with --server or --join")
+    if not (creating or joining or watching):
         return
     for option, given in [
         ("--computer", options.computer is not None),
@@ -210,9 +213,13 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
         raise UsageError("the drop-token service plays four in a row: --connect must be 4")
     # Deferred for start-up speed: the client loads urllib, and only a
     # network game needs it.
-    from .network import parse_join_url, parse_server_url
+    from .network import parse_join_url, parse_server_url, parse_watch_url
 
     try:
+        if watching:
+            settings.network, game_id = parse_watch_url(options.watch)
+            settings.watching = game_id
+            return
         if joining:
             address = parse_join_url(options.join)
             settings.network = address.base
@@ -221,7 +228,8 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
             return
         settings.network = parse_server_url(options.server)
     except ValueError as error:
-        raise UsageError(f"{'--join' if joining else '--server'}: {error}") from None
+        option = "--watch" if watching else "--join" if joining else "--server"
+        raise UsageError(f"{option}: {error}") from None
     players = (options.name or "player1", options.friend or "player2")
     for option, name in zip(("--name", "--friend"), players, strict=True):
         if not 1 <= len(name) <= 100 or "/" in name or not name.isprintable():
@@ -295,7 +303,8 @@ def _build_parser() -> argparse.ArgumentParser:
             "  python3 connect.py --rows 6 --columns 7 --moves 3,3,4,2 --review\n"
             "  python3 connect.py --server http://192.168.1.20:8080 --name ann --friend bob\n"
             "  python3 connect.py --join http://192.168.1.20:8080/drop_token/GAME_ID/bob "
-            "--token TOKEN"
+            "--token TOKEN\n"
+            "  python3 connect.py --watch http://192.168.1.20:8080/drop_token/GAME_ID"
         ),
     )
     parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
@@ -383,6 +392,9 @@ def _build_parser() -> argparse.ArgumentParser:
     network.add_argument("--join", metavar="URL",
                          help="play the game and player named by URL, as --server printed "
                               "it: SERVER/drop_token/GAME_ID/PLAYER")
+    network.add_argument("--watch", metavar="URL",
+                         help="follow a game live without playing: each move and grid as it "
+                              "comes, then who won (URL: SERVER/drop_token/GAME_ID)")
     network.add_argument("--token", metavar="TOKEN",
                          help=f"the joining player's secret, as --server printed it "
                               f"(default: ${TOKEN_ENVIRONMENT})")

@@ -7,7 +7,8 @@ are the assignment's game.
 
 Who moves for each marker is ``Settings.computer`` (the computer),
 ``Settings.network`` (a friend playing over the drop-token service, with
-``--server`` or ``--join``) or else a person at this terminal.
+``--server`` or ``--join``; with ``--watch`` both sides are played
+elsewhere) or else a person at this terminal.
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ class Settings:
         self.players = ("player1", "player2")
         self.joining: tuple[str, str] | None = None
         self.token: str | None = None
+        # --watch: the id of the game followed without playing, else None.
+        self.watching: str | None = None
         # Text to show instead of playing (--help, --version), or None.
         self.message: str | None = None
 

@@ -197,7 +197,7 @@ def test_the_creator_rejoins_with_the_command_it_was_shown(drop_token_service: s
     assert result.returncode == 0, result.stderr
     shown = result.stdout.decode()
     assert "you are ann (X), bob is O." in shown
-    assert shown.endswith("bob (O) quits.\nGame finished.\n")
+    assert shown.endswith("bob (O) quits.\nGame finished.\nann (X) wins.\n")
     assert moves_of(drop_token_service, bob.game) == [
         {"type": "MOVE", "player": "ann", "column": 3},
         {"type": "MOVE", "player": "bob", "column": 0},
@@ -235,11 +235,12 @@ def test_a_service_gone_for_good_is_one_line_and_status_1(
         url = f"http://127.0.0.1:{bound.getsockname()[1]}"
         status = connect.main(["--server", url])
     shown = capsys.readouterr()
+    # The first contact fails at once, saying what to check.
     assert status == 1
-    assert shown.out == (f"Connection to {url} lost (connection refused); "
-                         "retrying for up to 0.5 seconds...\n")
-    assert shown.err == (f"connect.py: lost the connection to {url} (connection refused) "
-                         "for over 0.5 seconds\n")
+    assert shown.out == ""
+    assert shown.err == (f"connect.py: cannot reach the service at {url} (connection refused): "
+                         "is it running there? (check the address, the port, and http:// rather "
+                         "than https://)\n")
 
 
 @pytest.mark.parametrize(

@@ -284,6 +284,14 @@ def test_an_unanswered_service_is_retried_after_pauses_the_game_only_asks_for(mo
 
     monkeypatch.setattr(network_game.time, "monotonic", lambda: now[0])
     monkeypatch.setattr(network_game.time, "sleep", no_sleep)
+    # As if the service had answered before (a first contact fails at once).
+    made = network_game._Patience.__init__
+
+    def answered_before(self: network_game._Patience, url: str) -> None:
+        made(self, url)
+        self.contacted = True
+
+    monkeypatch.setattr(network_game._Patience, "__init__", answered_before)
     with socket.socket() as bound:  # bound, not listening: every connection is refused
         bound.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{bound.getsockname()[1]}"

@@ -13,11 +13,14 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query, Response, status
+from starlette.concurrency import run_in_threadpool
 
 from engine import Move
 
-from ..dependencies import StoreDep
-from ..limits import MAX_KEY_LENGTH, MAX_PAGE, MAX_STORED_INTEGER
+from ..dependencies import EventsDep, StoreDep
+from ..errors import MoveNotFoundError
+from ..limits import MAX_KEY_LENGTH, MAX_PAGE, MAX_STORED_INTEGER, MAX_WAIT
+from ..long_poll import Reading, wait_for_news
 from ..records import CONNECT, GameRecord
 from ..schemas import (
     GameCreate,
@@ -87,6 +90,22 @@ def _bearer(authorization: str | None) -> str | None:
         return None
     scheme, _, token = authorization.partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+Wait = Annotated[
+    float | None,
+    Query(
+        gt=0,
+        le=MAX_WAIT,
+        allow_inf_nan=False,
+        description=(
+            f"Seconds to wait for news, more than 0 and at most {MAX_WAIT:g}: the answer "
+            "comes as soon as the game has a move numbered start or later (a quit counts; "
+            "start 0 if not given) or is over, else when the time is up, and is then what "
+            "the same request without wait answers at that moment."
+        ),
+    ),
+]
 
 
 def _move_out(record: GameRecord, move: Move) -> MoveOut:
@@ -188,15 +207,16 @@ def read_game(game_id: GameId, store: StoreDep) -> GameState:
     responses=error_responses(
         e400=(
             f"Malformed request: start or until not 0 to {MAX_STORED_INTEGER}; "
-            "until before start (bad_range)."
+            f"until before start (bad_range); wait not above 0 and at most {MAX_WAIT:g}."
         ),
         e404="Game not found, or start is past the last move.",
         **_STORAGE,
     ),
 )
-def read_moves(
+async def read_moves(
     game_id: GameId,
     store: StoreDep,
+    events: EventsDep,
     start: Annotated[
         int | None, Query(ge=0, le=MAX_STORED_INTEGER, description="First move number.")
     ] = None,
@@ -208,9 +228,38 @@ def read_moves(
             description="Last move number, inclusive; not before start; past the end is the end.",
         ),
     ] = None,
-) -> MoveList:
-    """Get the moves played, or those from start to until inclusive."""
-    record, moves = store.read_moves(game_id, start, until)
+    wait: Wait = None,
+) -> Response | MoveList:
+    """Get the moves played, or those from start to until inclusive.
+
+    With wait (a long poll: how a client follows a game live, players and
+    spectators alike, no token needed), the request waits up to wait
+    seconds for a move numbered start or later, and answers as soon as
+    there is one (or the game is over). A client that knows n moves asks
+    ?start=n&wait=60 again and again: each answer is the next moves, or
+    after 60 s of nobody moving the 404 of a start past the end.
+    """
+    if wait is None:
+        record, moves = await run_in_threadpool(store.read_moves, game_id, start, until)
+        return _move_list(record, moves)
+
+    def read() -> Reading[bytes | MoveNotFoundError]:
+        """The answer now; news if it holds a move, or if the game is over."""
+        try:
+            record, moves = store.read_moves(game_id, start, until)
+        except MoveNotFoundError as error:
+            return Reading(error, news=store.read_state(game_id)[1] is not None)
+        body = _move_list(record, moves).model_dump_json(exclude_none=True).encode()
+        return Reading(body, news=bool(moves) or store.read_state(game_id)[1] is not None)
+
+    answer = await wait_for_news(events, game_id, (start, until), read, wait)
+    if isinstance(answer, MoveNotFoundError):
+        # A copy: the requests that shared the read must not share one traceback.
+        raise MoveNotFoundError(*answer.args)
+    return Response(answer, media_type="application/json")
+
+
+def _move_list(record: GameRecord, moves: list[Move]) -> MoveList:
     return MoveList(moves=[_move_out(record, move) for move in moves])
 
 
@@ -231,6 +280,7 @@ def create_move(
     player_id: PlayerId,
     body: MoveIn,
     store: StoreDep,
+    events: EventsDep,
     authorization: Authorization = None,
     idempotency_key: IdempotencyKey = None,
 ) -> MovePosted:
@@ -242,6 +292,7 @@ def create_move(
         token=_bearer(authorization),
         key=idempotency_key,
     )
+    events.notify(game_id)
     return MovePosted(move=f"{game_id}/moves/{number}")
 
 
@@ -287,6 +338,7 @@ def delete_player(
     game_id: GameId,
     player_id: PlayerId,
     store: StoreDep,
+    events: EventsDep,
     authorization: Authorization = None,
     idempotency_key: IdempotencyKey = None,
 ) -> Response:
@@ -297,4 +349,5 @@ def delete_player(
         token=_bearer(authorization),
         key=idempotency_key,
     )
+    events.notify(game_id)
     return Response(status_code=status.HTTP_202_ACCEPTED)
