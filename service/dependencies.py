@@ -15,7 +15,7 @@ from fastapi import Depends, Request
 
 from .events import EventHub
 from .repository import GameStore
-from .winner_pool import AnalysisPool, WinnerPool, shared_analysis_pool
+from .winner_pool import AnalysisPool, WinnerPool
 
 __all__ = [
     "AnalysisPoolDep",
@@ -54,9 +54,10 @@ WinnerPoolDep = Annotated[WinnerPool, Depends(get_winner_pool)]
 """A route's parameter of this type receives the app's winner-check pool."""
 
 
-async def get_analysis_pool() -> AnalysisPool:
-    """The process's pool of analysis worker processes (``POST /analysis``), shared by its apps."""
-    return shared_analysis_pool()
+async def get_analysis_pool(request: Request) -> AnalysisPool:
+    """The app's pool of analysis worker processes (``POST /analysis``)."""
+    pool: AnalysisPool = request.app.state.analysis_pool
+    return pool
 
 
 AnalysisPoolDep = Annotated[AnalysisPool, Depends(get_analysis_pool)]

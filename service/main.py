@@ -26,7 +26,7 @@ from .openapi import describe_limits, install_openapi
 from .routers import analysis, drop_token, winner
 from .storage import DEFAULT_DB, open_store
 from .trailing_slash import ServeWithoutTrailingSlash
-from .winner_pool import WinnerPool, shared_pool
+from .winner_pool import AnalysisPool, WinnerPool, shared_analysis_pool, shared_pool
 
 __all__ = ["DEFAULT_DB", "create_app"]
 
@@ -39,6 +39,7 @@ def create_app(
     max_body_bytes: int = MAX_BODY_BYTES,
     body_timeout: float = BODY_TIMEOUT,
     winner_pool: WinnerPool | None = None,
+    analysis_pool: AnalysisPool | None = None,
 ) -> FastAPI:
     """The app, its games stored in ``db``: a ``postgresql://`` URL or an SQLite file.
 
@@ -49,7 +50,8 @@ def create_app(
     ``winner_pool`` runs the winner checks, and the app stops its workers
     when it shuts down (before the server's process ends, so no worker is
     left to print a traceback or leak a semaphore); if None, the process's
-    shared pool runs them and outlives the app.
+    shared pool runs them and outlives the app; ``analysis_pool`` likewise
+    for ``POST /analysis``.
 
     Raises:
         StorageError: the database cannot be opened as the service's database.
@@ -68,8 +70,9 @@ def create_app(
         events.close()
         await feed.stop()
         store.close()
-        if winner_pool is not None:
-            winner_pool.close()
+        for pool in (winner_pool, analysis_pool):
+            if pool is not None:
+                pool.close()
 
     app = FastAPI(
         title="Connect Four service",
@@ -82,6 +85,7 @@ def create_app(
     app.state.store = store
     app.state.events = events
     app.state.winner_pool = winner_pool or shared_pool()
+    app.state.analysis_pool = analysis_pool or shared_analysis_pool()
     app.include_router(drop_token.router)
     app.include_router(winner.router)
     app.include_router(analysis.router)

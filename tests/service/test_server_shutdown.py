@@ -1,4 +1,4 @@
-"""Stopping a real server after winner checks: the workers end quietly with it.
+"""Stopping a real server after winner checks and analyses: the workers end quietly with it.
 
 A winner check starts a worker process. Ctrl-C in the server's terminal
 reaches the worker too, and SIGTERM ends the server without running its
@@ -23,7 +23,7 @@ BOARD = "X" * 35 + "AAAABBB"
 
 
 @pytest.mark.parametrize("stop", ["ctrl_c", "sigterm"])
-def test_stopping_the_server_after_winner_checks_prints_no_worker_trouble(
+def test_stopping_the_server_after_winner_checks_and_analyses_prints_no_worker_trouble(
     tmp_path: Path, stop: str
 ) -> None:
     server = Server(tmp_path / "games.db", capture_output=True)
@@ -32,6 +32,8 @@ def test_stopping_the_server_after_winner_checks_prints_no_worker_trouble(
         with httpx.Client(base_url=server.url, timeout=60) as client:
             assert client.get(f"/winner/{BOARD}").text == "A"
             assert client.post("/winner", json={"board": BOARD}).json()["winner"] == "A"
+            analysis = client.post("/analysis", json={"rows": 4, "columns": 4, "moves": [0]})
+            assert analysis.status_code == 200, analysis.text
         assert server.process is not None
         if stop == "ctrl_c":
             server.interrupt()
