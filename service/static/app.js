@@ -163,13 +163,12 @@ class LiveGame {
   async load() {
     const signal = this.abort.signal;
     try {
-      const [board, state, list] = await Promise.all([
-        request("GET", `/games/${encodeURIComponent(this.gameId)}/board`, { signal }),
+      const [state, list] = await Promise.all([
         request("GET", gamePath(this.gameId), { signal }),
         request("GET", `${gamePath(this.gameId)}/moves`, { signal }),
       ]);
       this.names = state.players;
-      this.board = new Board(board.rows, board.columns);
+      this.board = new Board(state.rows, state.columns);
       this.side = this.me === null ? -1 : this.names.indexOf(this.me);
       if (this.me !== null && this.side < 0) {
         notice(`This game has no player called “${this.me}”: you are watching it.`, [NEW_GAME]);

@@ -15,7 +15,7 @@ from playwright.sync_api import ConsoleMessage, Dialog, Error, Locator, Page, ex
 
 from engine import Game, column_scores
 from server_support import listening_socket
-from service.store import drop_token_rules
+from service.records import drop_token_rules
 
 CHROMIUM = Path(os.environ.get("CONNECT_FOUR_CHROMIUM", "/usr/bin/chromium"))
 """Debian's chromium (apt package ``chromium``); Playwright's own download is never used."""

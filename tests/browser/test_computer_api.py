@@ -9,9 +9,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engine import Game
+from service.dependencies import get_computer_pool
 from service.main import create_app
-from service.routers import computer
-from service.store import drop_token_rules
+from service.records import drop_token_rules
+from service.winner_pool import ComputerPool
 
 
 @pytest.fixture
@@ -58,12 +59,10 @@ def test_a_position_that_is_no_game_is_refused_with_its_rule(
     assert answer.json()["error"] == code
 
 
-def test_a_full_pool_answers_503_computer_busy(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    busy = computer.ComputerPool(workers=1, waiting=0, refusal_pause=0)
+def test_a_full_pool_answers_503_computer_busy(client: TestClient) -> None:
+    busy = ComputerPool(workers=1, waiting=0, refusal_pause=0)
     busy.in_flight = busy.capacity  # every worker taken
-    monkeypatch.setattr(computer, "_SHARED", busy)
+    client.app.dependency_overrides[get_computer_pool] = lambda: busy
     answer = client.post("/computer_move",
                          json={"rows": 6, "columns": 7, "moves": [], "level": 1})
     assert answer.status_code == 503
@@ -74,12 +73,3 @@ def test_a_full_pool_answers_503_computer_busy(
         "try again in a moment",
     }
     assert busy.refused == 1
-
-
-def test_a_watcher_learns_any_games_board_size(client: TestClient) -> None:
-    game = client.post("/drop_token", json={"players": ["a", "b"], "rows": 9, "columns": 5}).json()
-    answer = client.get(f"/games/{game['gameId']}/board")
-    assert answer.json() == {"rows": 9, "columns": 5, "connect": 4}
-    assert client.get("/games/0123456789abcdef0123456789abcdef/board").json()["error"] == (
-        "game_not_found"
-    )
