@@ -135,7 +135,7 @@ def main() -> None:
     boards = [board for _, board in renders]
     print(f"computer game: first paint median {statistics.median(paints):.0f} ms, "
           f"board drawn median {statistics.median(boards):.0f} ms (max {max(boards):.0f})")
-    print("watch (3 requests before the board): board drawn median "
+    print("watch (2 requests before the board): board drawn median "
           f"{statistics.median(b for _, b in watch_renders):.0f} ms")
     print(f"move delivery: median {statistics.median(times):.0f} ms, "
           f"max {max(times):.0f} ms over {len(times)} moves")
