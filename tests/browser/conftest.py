@@ -1,6 +1,6 @@
 """The browser page's tests: Debian's chromium driven by Playwright, against real services.
 
-One browser for the session, and one real service (``python -m service``
+One browser for each test module, and one real service (``python -m service``
 on 127.0.0.1, a fresh SQLite file) that every test shares: each test plays
 its own games. Each test gets fresh browser contexts (no shared storage,
 cookies or cache) and fails if a page raised a JavaScript error, broke the
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
-from browser_support import CHROMIUM, CHROMIUM_ARGUMENTS, PageWatch
+from browser.browser_support import CHROMIUM, CHROMIUM_ARGUMENTS, PageWatch
 from server_support import Server
 
 WAIT_MS = 20_000
@@ -25,15 +25,18 @@ WAIT_MS = 20_000
 expect.set_options(timeout=WAIT_MS)
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: while Playwright's sync API is open, its event
+# loop counts as running in this thread, and any later test of the same
+# process that calls asyncio.run() (tests/service's pools) would fail.
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as driver:
         yield driver
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
-    """The session's one chromium, headless, with a fresh profile of its own."""
+    """The module's chromium, headless, with a fresh profile of its own."""
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)", pytrace=False)
     browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGUMENTS)

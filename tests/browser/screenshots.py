@@ -2,7 +2,7 @@
 
 Run from the repository (it starts its own services on 127.0.0.1 and stops them):
 
-    PYTHONPATH=tests:tests/browser .venv/bin/python tests/browser/screenshots.py
+    PYTHONPATH=tests .venv/bin/python -m browser.screenshots
 
 It writes docs/screenshots/*.png and prints the time to first render and the
 time a move takes to reach the other player's screen.
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from browser_support import (
+from browser.browser_support import (
     CHROMIUM,
     CHROMIUM_ARGUMENTS,
     AppServer,

@@ -18,7 +18,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from playwright.sync_api import Page, expect
 
-from browser_support import (
+from browser.browser_support import (
     AppServer,
     column,
     engine_scores,

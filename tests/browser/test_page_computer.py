@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from browser_support import column, discs, status, wait_for_discs, wait_for_more_discs
+from browser.browser_support import column, discs, status, wait_for_discs, wait_for_more_discs
 
 MOST_TABS = 40
 """Tab presses allowed to reach a control before the test gives up."""

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import httpx
 from playwright.sync_api import Page, expect
 
-from browser_support import XSS_NAMES, drop, no_markup_from_names, status, wait_for_discs
+from browser.browser_support import XSS_NAMES, drop, no_markup_from_names, status, wait_for_discs
 
 
 def create_game(page: Page, service: str, me: str, friend: str) -> str:

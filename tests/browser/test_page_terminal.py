@@ -11,7 +11,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from browser_support import drop, status, wait_for_discs, wait_for_more_discs
+from browser.browser_support import drop, status, wait_for_discs, wait_for_more_discs
 from server_support import REPOSITORY
 
 TERMINAL_SECONDS = 60

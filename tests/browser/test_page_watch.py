@@ -8,7 +8,7 @@ from collections.abc import Callable
 import httpx
 from playwright.sync_api import Page, expect
 
-from browser_support import XSS_NAMES, discs, no_markup_from_names, status, wait_for_discs
+from browser.browser_support import XSS_NAMES, discs, no_markup_from_names, status, wait_for_discs
 
 
 def test_a_watcher_sees_every_move_live_and_reviews_the_game(
