@@ -50,29 +50,34 @@ export const POLL_MS = 2000;      // the pace of asking where the service cannot
 // Calls onMoves(entries, start) with each new stretch of the move list from `start` on, until
 // onMoves returns true (the game is over) or the signal aborts. The service holds each request
 // until a move exists (`wait`); a service without that answers 400/422, or at once, and is then
-// asked every POLL_MS. onTrouble(error | null) reports a failure being retried, and recovery.
+// asked every POLL_MS. onTrouble(error | null) reports a failure being retried, and recovery:
+// after a failure one quick request (no wait) tells at once that the service is back.
 export async function follow(gameId, nextIndex, onMoves, onTrouble, signal) {
   let waits = true, failures = 0;
+  const recovered = () => { if (failures) { failures = 0; onTrouble(null); } };
   while (!signal.aborted) {
     const start = nextIndex();
+    const waiting = waits && !failures;
     const began = performance.now();
     let pause = 0;
     try {
-      const query = `?start=${start}` + (waits ? `&wait=${WAIT_SECONDS}` : "");
+      const query = `?start=${start}` + (waiting ? `&wait=${WAIT_SECONDS}` : "");
       const answer = await request("GET", `${gamePath(gameId)}/moves${query}`, { signal });
-      if (failures) { failures = 0; onTrouble(null); }
+      recovered();
       if (answer.moves.length && onMoves(answer.moves, start)) return;
       if (!answer.moves.length && !waits) pause = POLL_MS;
     } catch (error) {
       if (error.name === "AbortError") return;
-      if (error instanceof Refused && (error.status === 400 || error.status === 422) && waits) {
+      if (error instanceof Refused && (error.status === 400 || error.status === 422) && waiting) {
         waits = false;            // the service has no long-poll yet: ask at a slow pace
         continue;
       }
       if (error instanceof Refused && error.code === "move_not_found") {
-        if (failures) { failures = 0; onTrouble(null); }
-        // No move numbered `start` yet. Answered at once: the service did not wait.
-        if (!waits || performance.now() - began < WAIT_SECONDS * 500) pause = POLL_MS;
+        recovered();
+        // No move numbered `start` yet: ask again at once after a wait that timed out, or
+        // after the quick request that found the service back; at a slow pace where the
+        // service does not wait (it answered a waiting request at once, or refuses `wait`).
+        if (!waits || (waiting && performance.now() - began < WAIT_SECONDS * 500)) pause = POLL_MS;
       } else {
         failures += 1;
         onTrouble(error);

@@ -6,7 +6,6 @@ import os
 import re
 import threading
 from pathlib import Path
-from typing import Any
 
 import httpx
 import uvicorn
@@ -89,17 +88,18 @@ def no_markup_from_names(page: Page) -> None:
     expect(page.locator("#play-heading")).to_contain_text(XSS_NAMES[1])
 
 
-# --- A stand-in for POST /analysis (until the review branch's is merged) ------------
+# --- The engine's scores, and test-only apps served for real ----------------------
 
-STUB_BUDGET = 0.3
-"""The stand-in's search budget per position, in seconds of a quiet machine."""
+SCORE_BUDGET = 1.0
+"""The engine's search budget per position for the expected scores, in seconds of a quiet
+machine (the service's own is ANALYSIS_SECONDS)."""
 
 
 def engine_scores(rows: int, columns: int, moves: list[int]) -> dict[int, tuple[int, bool]]:
     """Each playable column's score and exactness, as the engine gives them."""
     game = Game.from_moves(moves, drop_token_rules(rows, columns))
     return {number: (score.score, score.exact)
-            for number, score in column_scores(game, time_budget=STUB_BUDGET).items()}
+            for number, score in column_scores(game, time_budget=SCORE_BUDGET).items()}
 
 
 def shown(score: int, exact: bool) -> str:
@@ -127,13 +127,3 @@ class AppServer:
         self.server.should_exit = True
         self.thread.join()
         self.socket.close()
-
-
-def stub_analysis(app: FastAPI) -> None:
-    """Adds a stand-in POST /analysis to ``app``, answering from the engine's column_scores."""
-
-    @app.post("/analysis")
-    def analysis(body: dict[str, Any]) -> dict[str, Any]:
-        scores = engine_scores(body["rows"], body["columns"], body["moves"])
-        return {"scores": [{"column": number, "score": score, "exact": exact}
-                           for number, (score, exact) in scores.items()]}

@@ -23,7 +23,6 @@ from browser.browser_support import (
     CHROMIUM_ARGUMENTS,
     AppServer,
     drop,
-    stub_analysis,
     wait_for_discs,
     wait_for_more_discs,
 )
@@ -93,7 +92,6 @@ def main() -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as driver:
         app = create_app(Path(folder) / "games.db")
-        stub_analysis(app)  # scores on the analysis screenshot, until /analysis is merged
         browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGUMENTS)
         with AppServer(app) as url:
             renders = [first_render(browser, url, "#computer=3&r=6&c=7&you=0&moves=3,3")

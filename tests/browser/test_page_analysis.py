@@ -1,36 +1,23 @@
 """The analysis board: positions set up by playing or pasting, every column's score shown.
 
-``POST /analysis`` comes from another branch. Until it is merged these tests
-run the page against a test-only app: the real service's app plus a stand-in
-route that answers from the engine's own :func:`engine.column_scores`. Once
-the real endpoint is on main, set :data:`REAL_ANALYSIS` to True: the same
-assertions then run against the real service.
+The scores come from the real service's ``POST /analysis``; they are checked
+against the engine's own :func:`engine.column_scores`. A test-only app whose
+``/analysis`` answers 404 stands for a service without it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-import pytest
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from playwright.sync_api import Page, expect
 
-from browser.browser_support import (
-    AppServer,
-    column,
-    engine_scores,
-    shown,
-    status,
-    stub_analysis,
-    wait_for_discs,
-)
+from browser.browser_support import AppServer, column, engine_scores, shown, status, wait_for_discs
 from service.main import create_app
 
-REAL_ANALYSIS = False
-"""True once POST /analysis (the review branch) is merged: test the real service's."""
 
 def _no_analysis(app: FastAPI) -> None:
     """/analysis answers 404, as on a service without it, whatever this branch holds."""
@@ -42,41 +29,30 @@ def _no_analysis(app: FastAPI) -> None:
         return await call_next(request)
 
 
-@pytest.fixture
-def analysing_service(service: str, tmp_path: Path) -> Iterator[str]:
-    """A service whose POST /analysis scores positions: the real one, or the stand-in."""
-    if REAL_ANALYSIS:
-        yield service
-        return
-    app = create_app(tmp_path / "games.db")
-    stub_analysis(app)
-    with AppServer(app) as url:
-        yield url
-
-
 def expect_scores(page: Page, expected: dict[int, tuple[int, bool]], columns: int) -> None:
-    """The page shows the engine's score of each playable column, blank for a full one.
+    """The page shows the engine's score of each column both settle exactly, blank for a full one.
 
-    The stand-in answers from the same engine call, so every text must match;
-    the real endpoint spends its own budget, so only the columns both settle
-    exactly are compared (its estimates come as outlook words).
+    The service spends its own budget, so a column either of them only
+    estimates is not compared (the service's estimates come as words).
     """
     wanted = [shown(*expected[c]) if c in expected else "" for c in range(columns)]
-    if not REAL_ANALYSIS:
-        expect(page.locator("#scores")).to_have_text("".join(wanted))
-        return
     expect(page.locator("#scores .score")).to_have_count(columns)
     expect(page.locator("#analysis-note")).not_to_have_text("Analysing…")
+    compared = 0
     for number, text in enumerate(page.locator("#scores .score").all_text_contents()):
-        if number in expected and expected[number][1] and not text.startswith("≈"):
+        if number not in expected:
+            assert text == "", (number, text)
+        elif expected[number][1] and not text.startswith("≈"):
             assert text == wanted[number], (number, text, wanted[number])
+            compared += 1
+    assert compared, "no column was settled exactly by both"
 
 
 def test_every_columns_score_is_shown_for_positions_played_or_pasted(
-    new_page: Callable[..., Page], analysing_service: str
+    new_page: Callable[..., Page], service: str
 ) -> None:
     page = new_page()
-    page.goto(analysing_service + "/#analysis=&r=6&c=7&moves=3,3,4")
+    page.goto(service + "/#analysis=&r=6&c=7&moves=3,3,4")
     expected = engine_scores(6, 7, [3, 3, 4])
     expect(page.locator("#scores .score")).to_have_count(7)
     expect_scores(page, expected, 7)
@@ -110,9 +86,9 @@ def test_every_columns_score_is_shown_for_positions_played_or_pasted(
     expect(page.locator("#analysis-note")).to_have_text("The game is over: nothing to score.")
 
 
-def test_estimates_are_marked(new_page: Callable[..., Page], analysing_service: str) -> None:
+def test_estimates_are_marked(new_page: Callable[..., Page], service: str) -> None:
     page = new_page()
-    page.goto(analysing_service + "/#analysis=&r=9&c=9&moves=")
+    page.goto(service + "/#analysis=&r=9&c=9&moves=")
     expect(page.locator("#scores .score")).to_have_count(9)
     expect(page.locator("#scores .score.estimate").first).to_contain_text("≈")
     expect(page.locator("#analysis-note")).to_contain_text("≈ marks an estimate.")

@@ -54,4 +54,5 @@ def test_the_browser_beats_a_terminal_player_who_joined_by_the_pages_command(
     out = (tmp_path / "out").read_text()
     assert terminal.returncode == 0, out
     assert "you are bob (O), ann is X" in out
-    assert out.rstrip().endswith("Game finished.")
+    assert "Game finished." in out
+    assert out.rstrip().endswith("ann (X) wins.")

@@ -34,11 +34,14 @@ def test_a_watcher_sees_every_move_live_and_reviews_the_game(
     wait_for_discs(page, 2)
     expect(page.locator("#live")).to_contain_text(f"{XSS_NAMES[1]} (O) played column 1.")
     # The service unreachable: said on the page, retried, and gone once it answers again.
+    # (The request already waiting for the next move is answered by it; the next one fails.)
     page.route(re.compile(r"/moves\?"), lambda route: route.abort())
+    play(XSS_NAMES[0], 0)
     expect(page.locator("#notice-text")).to_have_text("The service cannot be reached; trying again…")
     page.unroute(re.compile(r"/moves\?"))
     expect(page.locator("#notice")).to_be_hidden()
-    for player, column in [(0, 0), (1, 1), (0, 0), (1, 1), (0, 0)]:
+    wait_for_discs(page, 3)
+    for player, column in [(1, 1), (0, 0), (1, 1), (0, 0)]:
         play(XSS_NAMES[player], column)
     expect(status(page)).to_have_text(f"Game over: {XSS_NAMES[0]} (X) wins.")
     wait_for_discs(page, 7)
@@ -66,3 +69,24 @@ def test_an_unknown_game_is_said_with_a_way_on(new_page: Callable[..., Page], se
     expect(page.locator("#notice-text")).to_have_text("There is no game with this id on this service.")
     page.locator("#notice").get_by_role("button", name="New game").click()
     expect(page.get_by_role("button", name="Create game")).to_be_visible()
+
+
+def test_a_service_that_refuses_wait_is_asked_at_a_slow_pace(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    game = httpx.post(f"{service}/drop_token", json={
+        "players": ["ann", "bob"], "rows": 6, "columns": 7}).json()["gameId"]
+    page = new_page()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    refusal = '{"error": "malformed_request", "detail": "query.wait: extra inputs are not permitted"}'
+    page.route(re.compile(r"/moves\?.*wait="), lambda route: route.fulfill(
+        status=400, content_type="application/json", body=refusal))
+    page.goto(f"{service}/#watch={game}")
+    expect(status(page)).to_have_text("ann's turn (X, red).")
+    answer = httpx.post(f"{service}/drop_token/{game}/ann", json={"column": 3})
+    assert answer.status_code == 200, answer.text
+    wait_for_discs(page, 1)
+    polls = [url for url in asked if "/moves?" in url]
+    assert "wait=" in polls[0]
+    assert polls[1:] and not any("wait=" in url for url in polls[1:])
