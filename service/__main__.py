@@ -15,7 +15,7 @@ try:
     from .main import create_app
     from .push_server import WakingServer, raise_open_files
     from .storage import DB_ENVIRONMENT, DEFAULT_DB, is_postgres_url
-    from .winner_pool import AnalysisPool, WinnerPool
+    from .winner_pool import AnalysisPool, ComputerPool, WinnerPool
 except ModuleNotFoundError as missing:
     # Installed without the extra (`pip install connect-four`): say what to
     # install in one line instead of a traceback.
@@ -110,6 +110,7 @@ def main(argv: list[str] | None = None) -> None:
             read_only=args.read_only,
             winner_pool=pool,
             analysis_pool=AnalysisPool(),
+            computer_pool=ComputerPool(),
             **options,
         )
     except StorageError as error:

@@ -15,14 +15,16 @@ from fastapi import Depends, Request
 
 from .events import EventHub
 from .repository import GameStore
-from .winner_pool import AnalysisPool, WinnerPool
+from .winner_pool import AnalysisPool, ComputerPool, WinnerPool
 
 __all__ = [
     "AnalysisPoolDep",
+    "ComputerPoolDep",
     "EventsDep",
     "StoreDep",
     "WinnerPoolDep",
     "get_analysis_pool",
+    "get_computer_pool",
     "get_events",
     "get_store",
     "get_winner_pool",
@@ -65,3 +67,13 @@ AnalysisPoolDep = Annotated[AnalysisPool, Depends(get_analysis_pool)]
 
 EventsDep = Annotated[EventHub, Depends(get_events)]
 """A route's parameter of this type receives the app's hub of waiting requests."""
+
+
+async def get_computer_pool(request: Request) -> ComputerPool:
+    """The app's pool of computer-move worker processes (``POST /computer_move``)."""
+    pool: ComputerPool = request.app.state.computer_pool
+    return pool
+
+
+ComputerPoolDep = Annotated[ComputerPool, Depends(get_computer_pool)]
+"""A route's parameter of this type receives the computer-move pool."""

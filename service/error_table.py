@@ -45,6 +45,7 @@ from engine import (
 from .errors import (
     AnalysisBusyError,
     BadRangeError,
+    ComputerBusyError,
     GameDoneError,
     GameNotFoundError,
     IdempotencyKeyReusedError,
@@ -125,6 +126,7 @@ ERRORS: dict[type[Exception], ErrorAnswer] = {
     IdempotencyKeyReusedError: ErrorAnswer(422, "idempotency_key_reused"),
     WinnerBusyError: ErrorAnswer(503, "winner_check_busy", (("Retry-After", "1"),)),
     AnalysisBusyError: ErrorAnswer(503, "analysis_busy", (("Retry-After", "1"),)),
+    ComputerBusyError: ErrorAnswer(503, "computer_busy", (("Retry-After", "1"),)),
     # Storage faults: nothing was stored; try again later.
     StorageError: ErrorAnswer(503, "storage_unavailable", _RETRY_STORAGE),
     StorageFullError: ErrorAnswer(503, "storage_full", _RETRY_STORAGE),

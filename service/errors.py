@@ -21,6 +21,7 @@ __all__ = [
     "IdempotencyKeyReusedError",
     "WinnerBusyError",
     "AnalysisBusyError",
+    "ComputerBusyError",
     "StorageError",
     "StorageFullError",
     "StorageReadOnlyError",
@@ -73,6 +74,10 @@ class WinnerBusyError(ServiceError):
 
 class AnalysisBusyError(ServiceError):
     """Every analysis worker is busy and the queue is full: try again soon."""
+
+
+class ComputerBusyError(ServiceError):
+    """Every computer-move worker is busy and the queue is full: try again soon."""
 
 
 # --- Storage faults: the database cannot be used; nothing was stored. --------

@@ -28,6 +28,11 @@ __all__ = [
     "ANALYSIS_TIME_LIMIT",
     "ANALYSIS_WORKERS",
     "ANALYSIS_WAITING",
+    "MIN_COMPUTER_SIZE",
+    "MAX_COMPUTER_SIZE",
+    "COMPUTER_THINK_SECONDS",
+    "COMPUTER_WORKERS",
+    "COMPUTER_WAITING",
     "MAX_WAIT",
 ]
 
@@ -124,3 +129,21 @@ MAX_WAIT = 60.0
 
 A waiting request costs the server a timer and a future, no CPU; the bound
 keeps it below the idle timeouts of common proxies (nginx: 60 s)."""
+
+
+MIN_COMPUTER_SIZE = 4
+"""The fewest rows, and columns, of a board the computer plays on: four in a row must fit."""
+
+MAX_COMPUTER_SIZE = 16
+"""The most rows, and columns, of a board the computer plays on (the winner check's limit)."""
+
+COMPUTER_THINK_SECONDS = 0.5
+"""Each computer move's search budget, in seconds of search on a quiet machine, spent
+as a node count (see engine.budget): the same position and level get the same move
+however busy the machine is; a clock stops a runaway search after 5 s."""
+
+COMPUTER_WORKERS = 1
+"""Worker processes searching the computer's moves at once (apart from the winner checks')."""
+
+COMPUTER_WAITING = 8
+"""Computer moves that may wait for a worker; one more is refused (503 computer_busy)."""

@@ -23,10 +23,17 @@ from .guards import RequestLimits
 from .limits import BODY_TIMEOUT, MAX_BODY_BYTES
 from .move_feed import open_feed
 from .openapi import describe_limits, install_openapi
-from .routers import analysis, drop_token, winner
+from .routers import analysis, computer, drop_token, page, winner
 from .storage import DEFAULT_DB, open_store
 from .trailing_slash import ServeWithoutTrailingSlash
-from .winner_pool import AnalysisPool, WinnerPool, shared_analysis_pool, shared_pool
+from .winner_pool import (
+    AnalysisPool,
+    ComputerPool,
+    WinnerPool,
+    shared_analysis_pool,
+    shared_computer_pool,
+    shared_pool,
+)
 
 __all__ = ["DEFAULT_DB", "create_app"]
 
@@ -40,6 +47,7 @@ def create_app(
     body_timeout: float = BODY_TIMEOUT,
     winner_pool: WinnerPool | None = None,
     analysis_pool: AnalysisPool | None = None,
+    computer_pool: ComputerPool | None = None,
 ) -> FastAPI:
     """The app, its games stored in ``db``: a ``postgresql://`` URL or an SQLite file.
 
@@ -51,7 +59,7 @@ def create_app(
     when it shuts down (before the server's process ends, so no worker is
     left to print a traceback or leak a semaphore); if None, the process's
     shared pool runs them and outlives the app; ``analysis_pool`` likewise
-    for ``POST /analysis``.
+    for ``POST /analysis``, ``computer_pool`` for ``POST /computer_move``.
 
     Raises:
         StorageError: the database cannot be opened as the service's database.
@@ -70,7 +78,7 @@ def create_app(
         events.close()
         await feed.stop()
         store.close()
-        for pool in (winner_pool, analysis_pool):
+        for pool in (winner_pool, analysis_pool, computer_pool):
             if pool is not None:
                 pool.close()
 
@@ -86,9 +94,12 @@ def create_app(
     app.state.events = events
     app.state.winner_pool = winner_pool or shared_pool()
     app.state.analysis_pool = analysis_pool or shared_analysis_pool()
+    app.state.computer_pool = computer_pool or shared_computer_pool()
     app.include_router(drop_token.router)
     app.include_router(winner.router)
     app.include_router(analysis.router)
+    app.include_router(computer.router)
+    app.include_router(page.router)
     install_error_handler(app)
     app.add_middleware(RequestLimits, max_bytes=max_body_bytes, timeout=body_timeout)
     app.add_middleware(ServeWithoutTrailingSlash)

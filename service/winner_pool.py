@@ -27,16 +27,26 @@ from typing import TypeVar
 
 from engine.board_check import BoardVerdict, check_board
 
-from .errors import AnalysisBusyError, ServiceError, WinnerBusyError
+from .errors import AnalysisBusyError, ComputerBusyError, ServiceError, WinnerBusyError
 from .limits import (
     ANALYSIS_WAITING,
     ANALYSIS_WORKERS,
+    COMPUTER_WAITING,
+    COMPUTER_WORKERS,
     WINNER_REFUSAL_PAUSE,
     WINNER_WAITING,
     WINNER_WORKERS,
 )
 
-__all__ = ["WorkerPool", "WinnerPool", "AnalysisPool", "shared_pool", "shared_analysis_pool"]
+__all__ = [
+    "WorkerPool",
+    "WinnerPool",
+    "AnalysisPool",
+    "ComputerPool",
+    "shared_pool",
+    "shared_analysis_pool",
+    "shared_computer_pool",
+]
 
 Result = TypeVar("Result")
 
@@ -195,8 +205,23 @@ class AnalysisPool(WorkerPool):
         )
 
 
+class ComputerPool(WorkerPool):
+    """The computer's moves' pool (``POST /computer_move``), apart from the others."""
+
+    def __init__(
+        self,
+        workers: int = COMPUTER_WORKERS,
+        waiting: int = COMPUTER_WAITING,
+        refusal_pause: float = WINNER_REFUSAL_PAUSE,
+    ) -> None:
+        super().__init__(
+            workers, waiting, refusal_pause, busy=ComputerBusyError, work="computer moves"
+        )
+
+
 _SHARED: WinnerPool | None = None
 _SHARED_ANALYSIS: AnalysisPool | None = None
+_SHARED_COMPUTER: ComputerPool | None = None
 _SHARED_LOCK = threading.Lock()
 
 
@@ -216,3 +241,12 @@ def shared_analysis_pool() -> AnalysisPool:
         if _SHARED_ANALYSIS is None:
             _SHARED_ANALYSIS = AnalysisPool()
         return _SHARED_ANALYSIS
+
+
+def shared_computer_pool() -> ComputerPool:
+    """The process's one default pool for computer moves, made on first use like :func:`shared_pool`."""
+    global _SHARED_COMPUTER  # noqa: PLW0603 (one pool per process, made on first use)
+    with _SHARED_LOCK:
+        if _SHARED_COMPUTER is None:
+            _SHARED_COMPUTER = ComputerPool()
+        return _SHARED_COMPUTER

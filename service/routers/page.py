@@ -1,0 +1,76 @@
+"""The browser page at ``/``: its files, from ``service/static``.
+
+The page is plain HTML, CSS and JavaScript modules shipped in the package:
+no build step, nothing fetched from elsewhere. Every file is answered with a
+Content-Security-Policy that allows scripts, styles, images and requests
+from this service only, and no inline script at all, so a player's name
+that holds markup can never run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import Response
+
+from ..schemas import error_responses
+
+__all__ = ["CONTENT_SECURITY_POLICY", "STATIC_FILES", "router"]
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'"
+)
+"""Only this service's own files run or load; no inline script, no eval, no other host."""
+
+_MEDIA_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
+
+_STATIC = Path(__file__).resolve().parents[1] / "static"
+
+STATIC_FILES: dict[str, tuple[bytes, str]] = {
+    entry.name: (entry.read_bytes(), _MEDIA_TYPES[suffix])
+    for entry in _STATIC.iterdir()
+    if (suffix := entry.suffix) in _MEDIA_TYPES
+}
+"""Every file of the page, by name, read once at import: its bytes and media type."""
+
+_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    # A new version of the service serves a new page at once.
+    "Cache-Control": "no-cache",
+}
+
+router = APIRouter(tags=["page"])
+
+
+def _file(name: str) -> Response:
+    content, media_type = STATIC_FILES[name]
+    return Response(content, media_type=media_type, headers=_HEADERS)
+
+
+@router.get("/", include_in_schema=False)
+def read_page() -> Response:
+    """The page: play a friend or the computer, watch a game, analyse a position."""
+    return _file("index.html")
+
+
+@router.get(
+    "/static/{name}",
+    include_in_schema=False,
+    responses=error_responses(e404="No such file."),
+)
+def read_static(name: str) -> Response:
+    """One of the page's files (scripts, style sheet, icon)."""
+    if name not in STATIC_FILES:
+        # The app's one handler answers it as every unknown path: 404 not_found.
+        raise HTTPException(status_code=404, detail=f"the page has no file {name!r}")
+    return _file(name)

@@ -1,0 +1,129 @@
+"""Helpers of the browser tests: what a page must never do, and the page's parts by name."""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from pathlib import Path
+
+import httpx
+import uvicorn
+from fastapi import FastAPI
+from playwright.sync_api import ConsoleMessage, Dialog, Error, Locator, Page, expect
+
+from engine import Game, column_scores
+from server_support import listening_socket
+from service.records import drop_token_rules
+
+CHROMIUM = Path(os.environ.get("CONNECT_FOUR_CHROMIUM", "/usr/bin/chromium"))
+"""Debian's chromium (apt package ``chromium``); Playwright's own download is never used."""
+
+CHROMIUM_ARGUMENTS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+XSS_NAMES = ("<img src=x onerror=alert(1)>", '"><svg onload=alert(2)>')
+"""Player names that run script if a page renders them as HTML (the service accepts both)."""
+
+
+class PageWatch:
+    """Records a page's dialogs, JavaScript errors and Content-Security-Policy violations."""
+
+    def __init__(self, page: Page) -> None:
+        self.problems: list[str] = []
+        page.on("dialog", self._dialog)
+        page.on("pageerror", self._error)
+        page.on("console", self._console)
+
+    def _dialog(self, dialog: Dialog) -> None:
+        self.problems.append(f"a dialog opened: {dialog.type} {dialog.message!r}")
+        dialog.dismiss()
+
+    def _error(self, error: Error) -> None:
+        self.problems.append(f"JavaScript error: {error}")
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
+            self.problems.append(f"CSP violation: {message.text}")
+
+    def check(self) -> None:
+        assert not self.problems, self.problems
+
+
+def status(page: Page) -> Locator:
+    return page.locator("#status")
+
+
+def column(page: Page, number: int) -> Locator:
+    return page.locator(f"#board .column[data-column='{number}']")
+
+
+def discs(page: Page) -> Locator:
+    """Every disc on the board, X's and O's."""
+    return page.locator("#board .cell.p0, #board .cell.p1")
+
+
+def wait_for_discs(page: Page, count: int) -> None:
+    expect(discs(page)).to_have_count(count)
+
+
+def wait_for_more_discs(page: Page, count: int) -> None:
+    """Wait until the board holds more than ``count`` discs (a reply may follow at once)."""
+    # Not page.wait_for_function: its polling evaluates strings, which the page's CSP forbids.
+    expect(discs(page).nth(count)).to_be_attached()
+
+
+def drop(page: Page, number: int) -> None:
+    """Drop in a column by its digit key, once the page says it is this player's turn."""
+    expect(status(page)).to_contain_text("Your turn")
+    page.keyboard.press(str(number))
+
+
+def no_markup_from_names(page: Page) -> None:
+    """The page holds no element a name could have made, and shows the names as text."""
+    assert page.locator("img, svg, main [onerror], main [onload]").count() == 0
+    expect(page.locator("#play-heading")).to_contain_text(re.compile(re.escape(XSS_NAMES[0])))
+    expect(page.locator("#play-heading")).to_contain_text(XSS_NAMES[1])
+
+
+# --- The engine's scores, and test-only apps served for real ----------------------
+
+SCORE_BUDGET = 1.0
+"""The engine's search budget per position for the expected scores, in seconds of a quiet
+machine (the service's own is ANALYSIS_SECONDS)."""
+
+
+def engine_scores(rows: int, columns: int, moves: list[int]) -> dict[int, tuple[int, bool]]:
+    """Each playable column's score and exactness, as the engine gives them."""
+    game = Game.from_moves(moves, drop_token_rules(rows, columns))
+    return {number: (score.score, score.exact)
+            for number, score in column_scores(game, time_budget=SCORE_BUDGET).items()}
+
+
+def shown(score: int, exact: bool) -> str:
+    """A score as the page writes it: +3, 0, -2; an estimate marked ≈."""
+    text = f"+{score}" if score > 0 else str(score)
+    return text if exact else "≈" + text
+
+
+class AppServer:
+    """An app served by uvicorn in a thread on a free port of 127.0.0.1 (test-only apps)."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.socket = listening_socket()
+        self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}"
+        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]})
+
+    def __enter__(self) -> str:
+        self.thread.start()
+        # The socket already listens: this request waits in its backlog until uvicorn serves.
+        assert httpx.get(self.url + "/drop_token", timeout=30).status_code == 200
+        return self.url
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join()
+        self.socket.close()

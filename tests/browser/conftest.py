@@ -1,0 +1,74 @@
+"""The browser page's tests: Debian's chromium driven by Playwright, against real services.
+
+One browser for each test module, and one real service (``python -m service``
+on 127.0.0.1, a fresh SQLite file) that every test shares: each test plays
+its own games. Each test gets fresh browser contexts (no shared storage,
+cookies or cache) and fails if a page raised a JavaScript error, broke the
+Content-Security-Policy, or opened a dialog (the XSS names' alert()).
+These tests never skip: without chromium they fail, saying how to install it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+
+from browser.browser_support import CHROMIUM, CHROMIUM_ARGUMENTS, PageWatch
+from server_support import Server
+
+WAIT_MS = 20_000
+"""The longest any one condition is waited for before the test fails."""
+
+expect.set_options(timeout=WAIT_MS)
+
+
+# Module scope, not session: while Playwright's sync API is open, its event
+# loop counts as running in this thread, and any later test of the same
+# process that calls asyncio.run() (tests/service's pools) would fail.
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    """The module's chromium, headless, with a fresh profile of its own."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)", pytrace=False)
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGUMENTS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a real service on 127.0.0.1, shared by the session's tests."""
+    server = Server(tmp_path_factory.mktemp("browser") / "games.db")
+    server.start()
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture
+def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Opens pages, each in a context of its own (another person's browser)."""
+    contexts: list[tuple[BrowserContext, PageWatch]] = []
+
+    def open_page(width: int = 1000, height: int = 900, **options: Any) -> Page:
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
+        context.set_default_timeout(WAIT_MS)
+        page = context.new_page()
+        contexts.append((context, PageWatch(page)))
+        return page
+
+    yield open_page
+    try:
+        for _, watch in contexts:
+            watch.check()
+    finally:
+        for context, _ in contexts:
+            context.close()

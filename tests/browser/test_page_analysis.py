@@ -1,0 +1,111 @@
+"""The analysis board: positions set up by playing or pasting, every column's score shown.
+
+The scores come from the real service's ``POST /analysis``; they are checked
+against the engine's own :func:`engine.column_scores`. A test-only app whose
+``/analysis`` answers 404 stands for a service without it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from fastapi import FastAPI, Request, Response
+from fastapi.responses import JSONResponse
+from playwright.sync_api import Page, expect
+
+from browser.browser_support import AppServer, column, engine_scores, shown, status, wait_for_discs
+from service.main import create_app
+
+
+def _no_analysis(app: FastAPI) -> None:
+    """/analysis answers 404, as on a service without it, whatever this branch holds."""
+
+    @app.middleware("http")
+    async def not_here(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        if request.url.path == "/analysis":
+            return JSONResponse({"error": "not_found", "detail": "Not Found"}, status_code=404)
+        return await call_next(request)
+
+
+def expect_scores(page: Page, expected: dict[int, tuple[int, bool]], columns: int) -> None:
+    """The page shows the engine's score of each column both settle exactly, blank for a full one.
+
+    The service spends its own budget, so a column either of them only
+    estimates is not compared (the service's estimates come as words).
+    """
+    wanted = [shown(*expected[c]) if c in expected else "" for c in range(columns)]
+    expect(page.locator("#scores .score")).to_have_count(columns)
+    expect(page.locator("#analysis-note")).not_to_have_text("Analysing…")
+    compared = 0
+    for number, text in enumerate(page.locator("#scores .score").all_text_contents()):
+        if number not in expected:
+            assert text == "", (number, text)
+        elif expected[number][1] and not text.startswith("≈"):
+            assert text == wanted[number], (number, text, wanted[number])
+            compared += 1
+    assert compared, "no column was settled exactly by both"
+
+
+def test_every_columns_score_is_shown_for_positions_played_or_pasted(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    page = new_page()
+    page.goto(service + "/#analysis=&r=6&c=7&moves=3,3,4")
+    expected = engine_scores(6, 7, [3, 3, 4])
+    expect(page.locator("#scores .score")).to_have_count(7)
+    expect_scores(page, expected, 7)
+    expect(page.locator("#analysis-note")).to_contain_text(re.compile(r"^Best for O: column \d \("))
+    # Screen readers hear each column's score with its contents.
+    expect(column(page, 3)).to_have_attribute("aria-label", re.compile(r"^Column 3: X O from the bottom, room for 4; (score|estimate) "))
+
+    # A pasted list that is no game is refused in a sentence; a good one is set up.
+    page.get_by_label("Move list").fill("3,3,3,3,3,3,3")
+    page.get_by_role("button", name="Set up").click()
+    expect(page.locator("#notice-text")).to_have_text(
+        "That move list is no game on this board: move 7, column 3, cannot be played.")
+    page.get_by_label("Move list").fill("3 3 3 3 3 3")
+    page.get_by_role("button", name="Set up").click()
+    expect(page.locator("#step-line")).to_have_text("Move 6 of 6.")
+    expect(column(page, 3)).to_have_attribute("aria-disabled", "true")
+    expect_scores(page, engine_scores(6, 7, [3] * 6), 7)
+
+    # Played on by keys; a move played after stepping back starts a new line.
+    page.keyboard.press("4")
+    expect(page.locator("#step-line")).to_have_text("Move 7 of 7.")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("2")
+    expect(page.get_by_label("Move list")).to_have_value("3,3,3,3,3,3,2")
+    wait_for_discs(page, 7)
+
+    # A game over has nothing to score.
+    page.get_by_label("Move list").fill("0,1,0,1,0,1,0")
+    page.get_by_role("button", name="Set up").click()
+    expect(status(page)).to_have_text("X (red) has won.")
+    expect(page.locator("#analysis-note")).to_have_text("The game is over: nothing to score.")
+
+
+def test_estimates_are_marked(new_page: Callable[..., Page], service: str) -> None:
+    page = new_page()
+    page.goto(service + "/#analysis=&r=9&c=9&moves=")
+    expect(page.locator("#scores .score")).to_have_count(9)
+    expect(page.locator("#scores .score.estimate").first).to_contain_text("≈")
+    expect(page.locator("#analysis-note")).to_contain_text("≈ marks an estimate.")
+
+
+def test_without_analysis_the_page_says_so_and_the_board_still_works(
+    new_page: Callable[..., Page], tmp_path: Path
+) -> None:
+    app = create_app(tmp_path / "games.db")
+    _no_analysis(app)
+    with AppServer(app) as url:
+        page = new_page()
+        page.goto(url + "/#analysis=&r=6&c=7&moves=")
+        expect(page.locator("#analysis-note")).to_have_text(
+            "Analysis unavailable: this service does not score positions (yet).")
+        page.keyboard.press("3")
+        expect(page.locator("#step-line")).to_have_text("Move 1 of 1.")
+        expect(page.locator("#analysis-note")).to_have_text(
+            "Analysis unavailable: this service does not score positions (yet).")
+        page.close()

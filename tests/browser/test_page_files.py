@@ -1,0 +1,88 @@
+"""The page's files as the service ships them: small, self-contained, no inline script."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from service.main import create_app
+from service.routers.page import CONTENT_SECURITY_POLICY, STATIC_FILES
+
+STATIC = Path(__file__).resolve().parents[2] / "service" / "static"
+
+PAGE_WEIGHT_LIMIT = 100_000
+"""The issue's budget for the whole page, uncompressed, in bytes."""
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "games.db")) as test_client:
+        yield test_client
+
+
+def test_the_page_and_every_file_carry_the_content_security_policy(client: TestClient) -> None:
+    for path in ["/", *(f"/static/{name}" for name in STATIC_FILES)]:
+        answer = client.get(path)
+        assert answer.status_code == 200, path
+        assert answer.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+        assert answer.headers["x-content-type-options"] == "nosniff"
+    policy = dict(part.strip().split(" ", 1) for part in CONTENT_SECURITY_POLICY.split(";"))
+    assert policy["script-src"] == "'self'"  # no 'unsafe-inline', no 'unsafe-eval'
+    assert policy["default-src"] == "'none'"
+    assert policy["connect-src"] == "'self'"
+
+
+def test_an_unknown_file_is_the_services_404(client: TestClient) -> None:
+    answer = client.get("/static/secret.py")
+    assert answer.status_code == 404
+    assert answer.json()["error"] == "not_found"
+
+
+def test_the_page_weighs_at_most_100_kb_and_ships_every_file_it_names() -> None:
+    weight = sum(len(content) for content, _ in STATIC_FILES.values())
+    assert weight <= PAGE_WEIGHT_LIMIT, f"the page weighs {weight} bytes"
+    assert set(STATIC_FILES) == {path.name for path in STATIC.iterdir()}
+    named = set(re.findall(r"/static/([\w.-]+)", STATIC_FILES["index.html"][0].decode()))
+    for content, _ in STATIC_FILES.values():
+        named |= set(re.findall(r'from "\./([\w.-]+)"', content.decode()))
+    assert named <= set(STATIC_FILES)
+
+
+class _Markup(HTMLParser):
+    """Collects what would run as inline script: script bodies, on* attributes, javascript: URLs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inline: list[str] = []
+        self.in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name.startswith("on") or (value or "").strip().lower().startswith("javascript:"):
+                self.inline.append(f"<{tag} {name}=...>")
+        self.in_script = tag == "script"
+        if tag == "script" and not dict(attrs).get("src"):
+            self.inline.append("<script> without src")
+
+    def handle_data(self, data: str) -> None:
+        if self.in_script and data.strip():
+            self.inline.append(data)
+
+
+def test_no_inline_script_no_eval_no_html_from_strings_no_other_host() -> None:
+    markup = _Markup()
+    markup.feed((STATIC / "index.html").read_text())
+    assert markup.inline == []
+    for path in STATIC.glob("*.js"):
+        code = path.read_text()
+        for banned in ("eval(", "new Function", "innerHTML", "outerHTML", "insertAdjacentHTML",
+                       "document.write", "setAttribute(\"style\"", "http://", "https://"):
+            assert banned not in code, f"{path.name} uses {banned}"
+    for path in STATIC.iterdir():
+        if path.suffix in {".html", ".css"}:
+            assert "http://" not in path.read_text().replace('http://www.w3.org/2000/svg', '')

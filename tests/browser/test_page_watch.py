@@ -1,0 +1,92 @@
+"""Watching a game live by its id, then reviewing it move by move."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from browser.browser_support import XSS_NAMES, discs, no_markup_from_names, status, wait_for_discs
+
+
+def test_a_watcher_sees_every_move_live_and_reviews_the_game(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    created = httpx.post(f"{service}/drop_token", json={
+        "players": list(XSS_NAMES), "rows": 6, "columns": 7, "tokens": True}).json()
+    game, tokens = created["gameId"], created["tokens"]
+
+    def play(player: str, column: int) -> None:
+        answer = httpx.post(f"{service}/drop_token/{game}/{player}", json={"column": column},
+                            headers={"Authorization": f"Bearer {tokens[player]}"})
+        assert answer.status_code == 200, answer.text
+
+    page = new_page()
+    page.goto(service + "/")
+    page.get_by_label("Game id, link or join command").fill(game)
+    page.get_by_label("Game id, link or join command").press("Enter")
+    expect(status(page)).to_have_text(f"{XSS_NAMES[0]}'s turn (X, red).")
+    no_markup_from_names(page)
+    play(XSS_NAMES[0], 0)
+    play(XSS_NAMES[1], 1)
+    wait_for_discs(page, 2)
+    expect(page.locator("#live")).to_contain_text(f"{XSS_NAMES[1]} (O) played column 1.")
+    # The service unreachable: said on the page, retried, and gone once it answers again.
+    # (The request already waiting for the next move is answered by it; the next one fails.)
+    page.route(re.compile(r"/moves\?"), lambda route: route.abort())
+    play(XSS_NAMES[0], 0)
+    expect(page.locator("#notice-text")).to_have_text("The service cannot be reached; trying again…")
+    page.unroute(re.compile(r"/moves\?"))
+    expect(page.locator("#notice")).to_be_hidden()
+    wait_for_discs(page, 3)
+    for player, column in [(1, 1), (0, 0), (1, 1), (0, 0)]:
+        play(XSS_NAMES[player], column)
+    expect(status(page)).to_have_text(f"Game over: {XSS_NAMES[0]} (X) wins.")
+    wait_for_discs(page, 7)
+    assert page.locator("#board .column[aria-disabled='false']").count() == 0  # watchers never drop
+    no_markup_from_names(page)
+
+    page.get_by_role("button", name="Review move by move").click()
+    expect(page.locator("#step-line")).to_have_text("Move 7 of 7.")
+    expect(status(page)).to_have_text("X (red) has won.")
+    for _ in range(3):
+        page.keyboard.press("ArrowDown")
+    expect(page.locator("#step-line")).to_have_text("Move 4 of 7.")
+    wait_for_discs(page, 4)
+    page.keyboard.press("ArrowUp")
+    expect(page.locator("#live")).to_have_text("Move 5 of 7.")
+    page.get_by_role("button", name="« Start").click()
+    expect(discs(page)).to_have_count(0)
+    page.get_by_role("button", name="End »").click()
+    wait_for_discs(page, 7)
+
+
+def test_an_unknown_game_is_said_with_a_way_on(new_page: Callable[..., Page], service: str) -> None:
+    page = new_page()
+    page.goto(service + "/#watch=0123456789abcdef0123456789abcdef")
+    expect(page.locator("#notice-text")).to_have_text("There is no game with this id on this service.")
+    page.locator("#notice").get_by_role("button", name="New game").click()
+    expect(page.get_by_role("button", name="Create game")).to_be_visible()
+
+
+def test_a_service_that_refuses_wait_is_asked_at_a_slow_pace(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    game = httpx.post(f"{service}/drop_token", json={
+        "players": ["ann", "bob"], "rows": 6, "columns": 7}).json()["gameId"]
+    page = new_page()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    refusal = '{"error": "malformed_request", "detail": "query.wait: extra inputs are not permitted"}'
+    page.route(re.compile(r"/moves\?.*wait="), lambda route: route.fulfill(
+        status=400, content_type="application/json", body=refusal))
+    page.goto(f"{service}/#watch={game}")
+    expect(status(page)).to_have_text("ann's turn (X, red).")
+    answer = httpx.post(f"{service}/drop_token/{game}/ann", json={"column": 3})
+    assert answer.status_code == 200, answer.text
+    wait_for_discs(page, 1)
+    polls = [url for url in asked if "/moves?" in url]
+    assert "wait=" in polls[0]
+    assert polls[1:] and not any("wait=" in url for url in polls[1:])
