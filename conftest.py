@@ -63,6 +63,8 @@ SLOW_TESTS = frozenset(
         "tests/test_board_check.py::test_every_position_of_every_game_on_a_small_board",
         "tests/test_connectx.py::test_non_standard_boards_get_legal_moves_to_the_end",
         "tests/test_win_property.py::test_engine_outcome_matches_brute_force_after_every_move",
+        "tests/test_database.py::test_the_database_agrees_with_our_own_search_on_a_sample",
+        "tests/test_database.py::test_searches_down_to_the_database_agree_with_searches_without",
         "tests/service/test_hardening_api.py::test_a_long_game_reads_one_move_and_a_range",
         "tests/service/test_hardening_api.py::test_a_board_beyond_the_search_budget_says_it_was_not_verified",
         "tests/service/test_winner_pool.py::test_a_killed_worker_costs_one_refusal_then_a_new_worker_answers",

@@ -250,7 +250,7 @@ def test_a_value_that_ends_no_game_is_refused(value: int) -> None:
         score_of_value(value)
 
 
-def test_the_database_agrees_with_our_own_search_on_200_positions(database: Database) -> None:
+def test_the_database_agrees_with_our_own_search_on_a_sample(database: Database) -> None:
     """The database and the project's exact search give every sampled position the same score.
 
     If they ever disagree, believe the database and look for the bug in our
@@ -266,19 +266,21 @@ def test_the_database_agrees_with_our_own_search_on_200_positions(database: Data
     require_accelerator()  # the pure-Python search would take minutes
     solver = Solver(DATABASE_RULES, database=False)
     assert solver.database is None
-    for position in sample(DATABASE_STONES, 200):
+    # 60 seeded positions: about 5 s of compiled search on a quiet machine.
+    for position in sample(DATABASE_STONES, 60):
         assert database.score(position) == solver.score(position), position
 
 
-@pytest.mark.parametrize("stones", [8, 9, 10, 11])
+@pytest.mark.parametrize(("stones", "positions"), [(8, 1), (9, 3), (10, 4), (11, 5)])
 def test_searches_down_to_the_database_agree_with_searches_without(
-    database: Database, stones: int
+    database: Database, stones: int, positions: int
 ) -> None:
+    """Fewer positions the fewer the stones: one 8-stone search costs seconds without it."""
     require_accelerator()
     with_database = Solver(DATABASE_RULES)
     without = Solver(DATABASE_RULES, database=False)
     assert with_database.database is database
-    for position in sample(stones, 12 - stones + 2):
+    for position in sample(stones, positions):
         assert with_database.score(position) == without.score(position), position
 
 
