@@ -23,6 +23,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #if BITBOARD_BITS == 64
 typedef uint64_t bitboard;
@@ -148,9 +151,28 @@ static bitboard winning_cells(const Search *s, bitboard stones, bitboard mask)
 
 /* --- Transposition table ------------------------------------------------- */
 
+/* Tables from this size on are aligned to, and rounded up to, huge pages. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
 static int table_allocate(Search *s)
 {
     if (s->table) return 0;
+    const size_t bytes = (size_t)s->size * sizeof(bitboard);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= HUGE_PAGE) {
+        const size_t rounded = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+        void *memory = NULL;
+        if (posix_memalign(&memory, HUGE_PAGE, rounded) != 0) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        madvise(memory, rounded, MADV_HUGEPAGE);
+        memset(memory, 0, bytes);
+        s->table = (bitboard *)memory;
+        s->dirty_count = 0;
+        return 0;
+    }
+#endif
     s->table = (bitboard *)calloc((size_t)s->size, sizeof(bitboard));
     if (!s->table) {
         PyErr_NoMemory();
