@@ -37,6 +37,14 @@ typedef unsigned __int128 bitboard;
 
 #include "_native_database.h"
 
+/* 64-bit keys are divided by the table size through a 128-bit reciprocal
+ * where the compiler has unsigned __int128 (see table_slot). */
+#if BITBOARD_BITS == 64 && defined(__SIZEOF_INT128__)
+#define FAST_DIVISION 1
+#else
+#define FAST_DIVISION 0
+#endif
+
 /* A column takes at least 2 bits (a row and the sentinel). */
 #define MAX_COLUMNS (BITBOARD_BITS / 2)
 /* A chain that can be won is shorter than the bitboard (one column of
@@ -70,6 +78,10 @@ typedef struct {
      * - 8 bits, so an entry is one bitboard-wide integer: 8 bytes, or 16. */
     bitboard *table;
     uint64_t size;
+#if FAST_DIVISION
+    /* ceil(2**128 / size), for division by the size without a divide. */
+    unsigned __int128 reciprocal;
+#endif
     uint32_t *dirty;
     size_t dirty_count; /* DIRTY_CAPACITY + 1: too many to list */
     /* The running search. */
@@ -200,9 +212,30 @@ static void table_reset(Search *s)
  * which on 128 bits is a call into the compiler's runtime. */
 static inline uint64_t table_slot(const Search *s, bitboard key, bitboard *quotient)
 {
+#if FAST_DIVISION
+    /* floor(key * ceil(2**128 / size) / 2**128) is key / size for every
+     * 64-bit key and size (Lemire, Kaser and Kurz, "Faster remainder by
+     * direct computation", 2019): two multiplications instead of a divide. */
+    const unsigned __int128 high = (unsigned __int128)key * (uint64_t)(s->reciprocal >> 64);
+    const unsigned __int128 low = (unsigned __int128)key * (uint64_t)s->reciprocal;
+    const bitboard q = (bitboard)((high + (low >> 64)) >> 64);
+#else
     const bitboard q = key / s->size;
+#endif
     *quotient = q;
     return (uint64_t)(key - q * s->size);
+}
+
+/* Ask the memory system for the slot of `key` ahead of its probe. */
+static inline void table_prefetch(const Search *s, bitboard key)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    bitboard quotient;
+    __builtin_prefetch(&s->table[table_slot(s, key, &quotient)]);
+#else
+    (void)s;
+    (void)key;
+#endif
 }
 
 static inline void table_store(Search *s, uint64_t slot, bitboard quotient, int code)
@@ -277,6 +310,13 @@ static int negamax(Search *s, bitboard current, bitboard mask, int moves, int al
     possible &= ~(threats >> 1); /* never play just below a threat */
     if (!possible) return -((cells - moves) / 2);
     if (moves >= cells - 2) return 0;
+    {
+        /* The children's slots, fetched while this node reads its own:
+         * a child's key is its mask plus its player's stones. */
+        const bitboard base = (current ^ mask) + mask;
+        for (bitboard rest = possible; rest; rest &= rest - 1)
+            table_prefetch(s, base + (rest & -rest));
+    }
     const int lowest = -((cells - 2 - moves) / 2);
     if (alpha < lowest) {
         alpha = lowest;
@@ -439,6 +479,9 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds)
     free(self->table);
     self->table = NULL;
     self->size = size;
+#if FAST_DIVISION
+    self->reciprocal = ~(unsigned __int128)0 / size + 1;
+#endif
     if (!self->dirty) {
         self->dirty = (uint32_t *)malloc(DIRTY_CAPACITY * sizeof(uint32_t));
         if (!self->dirty) {
