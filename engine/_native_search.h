@@ -59,6 +59,11 @@ typedef unsigned __int128 bitboard;
  * over 63 cells adds max(64, cells + 1) instead; the bounds read back are
  * the same, and its empty code is just as useless, so both prune alike. */
 #define CODE_OFFSET 64
+/* Nodes with at least this many empty cells look up their children in the
+ * table before searching any (as engine.exact.ETC_MIN_EMPTY): nearer the
+ * leaves the extra reads cost more than the positions they save (measured
+ * on Begin-Hard: 11 % less CPU at 20, 5 % more at 12). */
+#define ETC_MIN_EMPTY 20
 /* Stores remembered one by one so that a small search resets the table by
  * clearing only them; past this many, the reset reallocates it instead. */
 #define DIRTY_CAPACITY (1u << 17)
@@ -341,6 +346,22 @@ static int negamax(Search *s, bitboard current, bitboard mask, int moves, int al
         } else if (alpha < bound) {
             alpha = bound;
             if (alpha >= beta) return alpha;
+        }
+    }
+    if (cells - moves >= ETC_MIN_EMPTY) {
+        /* Enhanced transposition cutoff: a child the table already bounds
+         * at or below -beta refutes this node before any search. Their
+         * slots were asked for above; the first in centre-first order wins. */
+        const bitboard base = (current ^ mask) + mask;
+        for (int i = 0; i < s->columns; i++) {
+            const bitboard cell = possible & s->ordered[i];
+            if (!cell) continue;
+            bitboard child_quotient;
+            const bitboard child = s->table[table_slot(s, base + cell, &child_quotient)];
+            if ((child >> 8) == child_quotient && (child & 1)) {
+                const int score = CODE_OFFSET - (int)((child & 0xff) >> 1);
+                if (score >= beta) return score;
+            }
         }
     }
     /* Most threats first; ties keep the centre-first order. */
