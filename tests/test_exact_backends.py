@@ -42,7 +42,7 @@ from engine.exact import Solver
 from engine.game import Game
 from engine.rules import Rules
 from engine.solver import LEVELS, choose_move, solve
-from engine.table import TABLE_SIZE
+from engine.table import TABLE_SIZE, slot_bytes, table_size_for_megabytes
 
 __all__ = ["backend"]  # the fixture, imported for pytest to find
 
@@ -509,6 +509,29 @@ def test_reset_forgets_the_table_and_a_kept_table_saves_work(backend: Backend) -
     solver.reset()
     assert solver.explored == 0
     assert solver.score(position) == first and solver.explored == fresh
+
+
+@pytest.mark.parametrize(
+    ("megabytes", "key_bits", "slots"),
+    [(64, 64, TABLE_SIZE), (1024, 64, 134_217_689), (1024, 128, 67_108_859), (0.002, 64, 257)],
+)
+def test_a_table_size_in_megabytes_is_the_largest_prime_that_fits(
+    megabytes: float, key_bits: int, slots: int
+) -> None:
+    assert table_size_for_megabytes(megabytes, key_bits=key_bits) == slots
+    assert slots * slot_bytes(key_bits) <= megabytes * 2**20
+
+
+@pytest.mark.parametrize("megabytes", [0, -5, 0.001, 32768, True, "64"])
+def test_a_table_size_in_megabytes_out_of_range_is_refused(megabytes: object) -> None:
+    with pytest.raises(ValueError, match="MiB"):
+        table_size_for_megabytes(megabytes)  # type: ignore[arg-type]
+
+
+def test_a_solver_with_a_table_of_a_few_megabytes_is_exact(backend: Backend) -> None:
+    solver = Solver(STANDARD, backend=backend, table_size=table_size_for_megabytes(1))
+    for _, moves, expected in PONS[30:40]:
+        assert solver.score(Position.from_moves(moves, STANDARD)) == expected
 
 
 def test_a_tiny_table_still_gives_exact_scores(backend: Backend) -> None:
