@@ -6,16 +6,29 @@
  *
  * A line-for-line mirror of the pure-Python search in engine/exact.py (the
  * reference): the same negamax, the same move order (most threats first,
- * then centre first), the same loss-avoiding filter, the same bound encoding
- * and the same fixed-size transposition table, so both give the same score
- * after exploring the same number of positions. Any change to one must be
- * made to the other; tests/test_exact_backends.py compares them.
+ * then centre first), the same loss-avoiding filter, the same bound
+ * encoding, the same enhanced transposition cutoffs and the same fixed-size
+ * transposition table, so both give the same score after exploring the same
+ * number of positions. Any change to one must be made to the other;
+ * tests/test_exact_backends.py compares them. What only the compiled search
+ * does changes no count: it asks the memory system for its children's slots
+ * before it reads its own (a big search waits on the table's memory more
+ * than it computes), and keeps a big table on huge pages where Linux offers
+ * them.
  *
  * Boards whose bitboard fits BITBOARD_BITS: columns * (rows + 1) <= 64, or
- * <= 128 with GCC's and Clang's unsigned __int128. Python keeps the budget: every time `explored` reaches `next_check` the
- * search calls back `check(explored)`, which returns the next check or
- * raises SearchAborted; the exception unwinds the search unchanged. The
- * search lets other Python threads run, taking the GIL back for each check.
+ * <= 128 with GCC's and Clang's unsigned __int128. Python keeps the budget:
+ * every time `explored` reaches `next_check` the search calls back
+ * `check(explored)`, which returns the next check or raises SearchAborted;
+ * the exception unwinds the search unchanged. The search lets other Python
+ * threads run, taking the GIL back for each check.
+ *
+ * With threads > 1 (64-bit boards, POSIX threads) helper threads search the
+ * same window on the same table, each starting from other first moves, and
+ * the first thread to finish answers (a lazy SMP search): the score is as
+ * exact as one thread's, the positions searched vary with the timing. A slot
+ * is read and written as one 64-bit word, so a thread never sees half of
+ * another's entry.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

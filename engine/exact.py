@@ -3,7 +3,8 @@
 It follows the ideas of Pascal Pons' tutorial "Solving Connect 4" (negamax,
 alpha-beta, transposition table, null-window iteration, threat-based move
 ordering, loss-avoiding move filter, lower-bound entries), written for any
-board size and chain length.
+board size and chain length, with enhanced transposition cutoffs near the
+root (:data:`ETC_MIN_EMPTY`).
 
 Scores follow Pons' convention (:mod:`engine.score`). The search runs in
 pure Python (the reference, for any board) or in C

@@ -6,7 +6,10 @@ only when the slot holds the same key. The compiled search
 (``engine/_native_search.h``) keeps the same slots under the same rule,
 storing ``key // size`` instead of the key (together with the slot number it
 gives the key back) in one 64-bit integer, or one 128-bit integer for keys
-of 65 to 128 bits, so both paths prune the same nodes.
+of 65 to 128 bits, so both paths prune the same nodes. Memory: 8 bytes a
+slot in the compiled table (16 past 64-bit keys), 9 in this one; the
+default :data:`TABLE_SIZE` is 64 MiB compiled, and
+:func:`table_size_for_megabytes` sizes a table for a big solve.
 
 A bound is stored as a one-byte *code*, ``((bound + CODE_OFFSET) << 1) |
 upper``: never 0 for a real bound, and the empty code 0 reads as a lower
