@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.bitboard import Position  # noqa: E402
-from engine.exact import Solver, runs_native  # noqa: E402
+from engine.exact import Solver, check_threads, runs_native  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.table import TABLE_SIZE, table_size_for_megabytes  # noqa: E402
 
@@ -228,36 +228,37 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    """The races ``args`` ask for."""
+    """The races ``args`` ask for; BitBully and the sets are looked for before any figure."""
     if not runs_native(STANDARD):
         raise RaceError("bench/solver_race.py: the accelerator is not built (pip install -e .)")
+    check_threads(args.threads)
     table_size = TABLE_SIZE if args.table_mb is None else table_size_for_megabytes(args.table_mb)
+    sets = [] if args.no_pons else [
+        (title, read_lines(args.data, file, count)) for title, file, count in RACED_SETS
+    ]
+    racers: dict[str, Racer] = {}
+    if sets or args.empty:
+        racers["BitBully"] = bitbully_racer(load_bitbully())
+        racers = {"project": project_racer(STANDARD, table_size, 1), **racers}
+    helper_name = f"project {args.threads} thr."
+    helpers = {helper_name: project_racer(STANDARD, table_size, args.threads)} if (
+        sets and args.threads > 1
+    ) else {}
     print(f"project table: {table_size:,} slots, {table_size * 8 / 2**20:.0f} MiB; {_load()}")
     print(f"{'work':<14} {'solver':<16} {'n':>3} {'mean CPU':>10} {'mean wall':>10} "
           f"{'positions':>13} {'per pos.':>10}")
-    racers: dict[str, Racer] = {}
-    if not args.no_pons or args.empty:
-        racers["project"] = project_racer(STANDARD, table_size, 1)
-        racers["BitBully"] = bitbully_racer(load_bitbully())
-    if not args.no_pons:
-        for title, file, count in RACED_SETS:
-            chosen = dict(racers)
-            if args.threads > 1 and title == "Begin-Hard":
-                chosen[f"project {args.threads} thr."] = project_racer(
-                    STANDARD, table_size, args.threads
-                )
-            tallies = race(read_lines(args.data, file, count), chosen)
-            print_race(title, tallies, "project", "BitBully")
-            if len(chosen) > 2:
-                name = f"project {args.threads} thr."
-                ratio = tallies[name].mean_wall() / tallies["project"].mean_wall()
-                print(f"{title:<14} wall time {name} / project: {ratio:.2f}   ({_load()})")
+    for title, positions in sets:
+        chosen = {**racers, **helpers} if title == "Begin-Hard" else racers
+        tallies = race(positions, chosen)
+        print_race(title, tallies, "project", "BitBully")
+        if helper_name in tallies:
+            ratio = tallies[helper_name].mean_wall() / tallies["project"].mean_wall()
+            print(f"{title:<14} wall time {helper_name} / project: {ratio:.2f}   ({_load()})")
     if args.empty:
         tallies = race([([], 1)], racers)
         print_race("empty 7 x 6", tallies, "project", "BitBully")
     if args.empty_5x8:
-        solver = project_racer(SMALL, table_size, args.threads)
-        run = solver([])
+        run = project_racer(SMALL, table_size, args.threads)([])
         print(f"{'empty 5 x 8':<14} {'project':<16} {1:>3} {_duration(run.cpu):>10} "
               f"{_duration(run.wall):>10} {run.positions / 1e6:>11.2f} M "
               f"{run.cpu / run.positions * 1e9:>7.0f} ns   score {run.score}, "
