@@ -4,10 +4,10 @@ BitBully (C++, MTD(f) on bitboards) is a benchmark-only dependency, never
 one of the project's::
 
     .venv/bin/pip install bitbully
-    nice -n 5 .venv/bin/python bench/solver_race.py                 # Begin-Medium 30, Begin-Hard 4
-    nice -n 5 .venv/bin/python bench/solver_race.py --threads 2     # and the wall time of 2 threads
-    nice -n 5 .venv/bin/python bench/solver_race.py --empty         # and the empty 7 x 6 board (minutes)
-    nice -n 5 .venv/bin/python bench/solver_race.py --no-pons --empty-5x8  # the project alone, 5 x 8
+    nice -n 5 .venv/bin/python -m bench.solver_race --data ../shared/benchmarks/pons  # Begin-Medium 30, Begin-Hard 4
+    nice -n 5 .venv/bin/python -m bench.solver_race --data DIR --threads 2  # and 2 threads' wall time
+    nice -n 5 .venv/bin/python -m bench.solver_race --no-pons --empty      # the empty 7 x 6 board (minutes)
+    nice -n 5 .venv/bin/python -m bench.solver_race --no-pons --empty-5x8  # the project alone, 5 x 8
 
 Both solvers score each position from an empty transposition table, with
 no opening book, one after the other in one interleaved run (who goes
@@ -15,8 +15,8 @@ first alternates), so that both meet the same load on a shared machine.
 CPU time is the process's (every thread of it); "positions" is each
 solver's own count of positions searched. The ratio is the project's CPU
 time over BitBully's: below 1 the project is faster. The positions are
-7 x 6 lines of Pons' test sets (``../shared/benchmarks/pons``, ``--data``
-elsewhere), columns written from 1. The machine's load average is printed
+7 x 6 lines of Pons' test sets, in the folder ``--data`` names, columns
+written from 1. The machine's load average is printed
 with the figures. Nothing is asserted.
 """
 
@@ -35,15 +35,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from engine.accelerator import runs_native
+from engine.bitboard import Position
+from engine.exact import Solver, check_threads
+from engine.rules import Rules
+from engine.table import TABLE_SIZE, table_size_for_megabytes
 
-from engine.bitboard import Position  # noqa: E402
-from engine.exact import Solver, check_threads, runs_native  # noqa: E402
-from engine.rules import Rules  # noqa: E402
-from engine.table import TABLE_SIZE, table_size_for_megabytes  # noqa: E402
-
-DEFAULT_DATA = ROOT.parent / "shared" / "benchmarks" / "pons"
 STANDARD = Rules(rows=6, columns=7, connect=4)
 SMALL = Rules(rows=5, columns=8, connect=4)
 
@@ -144,12 +141,14 @@ def _timed(search: Callable[[], int], positions: Callable[[], int]) -> Run:
     return Run(score, positions(), time.process_time() - cpu, time.perf_counter() - wall)
 
 
-def read_lines(data: Path, file: str, count: int) -> list[tuple[list[int], int]]:
+def read_lines(data: Path | None, file: str, count: int) -> list[tuple[list[int], int]]:
     """The first ``count`` positions of one of Pons' sets: 0-based moves and the exact score.
 
     Raises:
         RaceError: the file is missing.
     """
+    if data is None:
+        raise RaceError("bench/solver_race.py: pass --data FOLDER, Pons' sets, or --no-pons")
     path = data / file
     if not path.is_file():
         raise RaceError(f"bench/solver_race.py: no Pons test set {path}: pass --data FOLDER")
@@ -208,8 +207,8 @@ def _load() -> str:
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, run the races; the exit status (2: cannot run)."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
-                        help="folder holding Pons' Test_* files (default: ../shared/benchmarks/pons)")
+    parser.add_argument("--data", type=Path,
+                        help="folder holding Pons' Test_* files (needed unless --no-pons)")
     parser.add_argument("--threads", type=int, default=1,
                         help="also race the project's search on N threads on Begin-Hard (wall time)")
     parser.add_argument("--table-mb", type=float,

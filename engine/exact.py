@@ -34,7 +34,7 @@ from .table import TABLE_SIZE, TranspositionTable, check_table_size
 if TYPE_CHECKING:
     from ._native import Search as NativeSearch  # engine._native128's has the same interface
 
-__all__ = ["MAX_THREADS", "Solver", "check_threads"]
+__all__ = ["ETC_MIN_EMPTY", "MAX_THREADS", "Solver", "check_threads"]
 
 ETC_MIN_EMPTY = 20
 """Nodes with at least this many empty cells look up each child in the table
