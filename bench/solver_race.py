@@ -10,14 +10,14 @@ one of the project's::
     nice -n 5 .venv/bin/python -m bench.solver_race --no-pons --empty-5x8  # the project alone, 5 x 8
 
 Both solvers score each position from an empty transposition table, with
-no opening book, one after the other in one interleaved run (who goes
-first alternates), so that both meet the same load on a shared machine.
-CPU time is the process's (every thread of it); "positions" is each
-solver's own count of positions searched. The ratio is the project's CPU
-time over BitBully's: below 1 the project is faster. The positions are
-7 x 6 lines of Pons' test sets, in the folder ``--data`` names, columns
-written from 1. The machine's load average is printed
-with the figures. Nothing is asserted.
+no opening book (nor the project's 12-stone database), one after the other
+in one interleaved run (who goes first alternates), so that both meet the
+same load on a shared machine. CPU time is the process's (every thread of
+it); "positions" is each solver's own count of positions searched. The
+ratio is the project's CPU time over BitBully's: below 1 the project is
+faster. The positions are 7 x 6 lines of Pons' test sets, in the folder
+``--data`` names, columns written from 1. The machine's load average is
+printed with the figures. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -122,8 +122,14 @@ def bitbully_racer(core: ModuleType) -> Racer:
 
 
 def project_racer(rules: Rules, table_size: int, threads: int) -> Racer:
-    """The project's exact search (:meth:`Solver.score`), its table emptied before each position."""
-    solver = Solver(rules, backend="native", table_size=table_size, threads=threads)
+    """The project's exact search (:meth:`Solver.score`), its table emptied before each position.
+
+    Without the 12-stone database (:mod:`engine.database`), as BitBully runs
+    without its opening book: both search every position from scratch.
+    """
+    solver = Solver(
+        rules, backend="native", table_size=table_size, threads=threads, database=False
+    )
     solver.touch_table()  # the first touch of the table's pages is not the search's
 
     def run(moves: list[int]) -> Run:
