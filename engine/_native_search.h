@@ -91,17 +91,29 @@ typedef unsigned __int128 bitboard;
 #define MAX_THREADS 64
 /* Helper threads search the first plies in an order of their own (see
  * helper_order), so that they fill the table ahead of the main thread.
- * Measured on Begin-Hard (first 4, a loaded machine): positions searched by
- * both threads together, against 104.3 M for one thread: 107.9 M with no
- * plies of their own, 105-110 M with 1, 122 M with 2, 151 M with 3, 197 M
- * with 6. */
-#define HELPER_PLIES 1
+ * Measured on Begin-Hard (first 4, load 1.4-1.9, one thread 5.9-6.1 s wall
+ * and 104.3 M positions), two threads' wall time and positions: 1 ply 6.26 s
+ * and 157 M, 2 plies 4.77 s and 138 M, 3 plies 5.25 s and 159 M; before the
+ * workers were set apart (see APART), 4, 8 and 64 plies took 9.4 to 13.3 s. */
+#define HELPER_PLIES 2
 
 struct Search;
 
+/* Apart by this many bytes, two threads' counters never share a cache line
+ * (nor the pair of lines some processors fetch together). */
+#define CACHE_LINE_PAIR 128
+#if defined(__GNUC__) || defined(__clang__)
+#define APART __attribute__((aligned(CACHE_LINE_PAIR)))
+#else
+#define APART
+#endif
+
 /* One thread's share of a search: its count of positions, and, for a
- * helper, the call it repeats. Worker 0 is the caller's thread. */
-typedef struct {
+ * helper, the call it repeats. Worker 0 is the caller's thread. Each thread
+ * writes its count at every position: the workers lie CACHE_LINE_PAIR bytes
+ * apart, or the two cores would pass the line back and forth (measured:
+ * two threads took 102 ns a position instead of 58). */
+typedef struct APART {
     struct Search *search;
     long long explored;
     long long next_check; /* worker 0 only: when to call check */
@@ -146,7 +158,11 @@ typedef struct Search {
     int threads;
     int stop;   /* set once the first thread finishes, or worker 0 gives up */
     int result; /* the score of the thread that set stop by finishing */
+    /* The workers, apart from the fields every thread reads at every
+     * position (Python allocates this object on 16 bytes only). */
+    char apart_before[CACHE_LINE_PAIR];
     Worker workers[MAX_THREADS];
+    char apart_after[CACHE_LINE_PAIR];
     /* The 12-stone 7 x 6 database at the leaves (engine.database), if given. */
     Database database;
     /* Set, under the GIL, while a search runs: the search lets the GIL go,
