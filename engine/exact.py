@@ -30,6 +30,7 @@ from .errors import GameOverError, SearchAborted, UnsupportedGameError
 from .rules import Rules
 from .score import forced_move, win_score, winning_move
 from .table import TABLE_SIZE, TranspositionTable, check_table_size
+from .validate import is_int
 
 if TYPE_CHECKING:
     from ._native import Search as NativeSearch  # engine._native128's has the same interface
@@ -53,7 +54,7 @@ def check_threads(threads: int) -> int:
     Raises:
         ValueError: ``threads`` is not an int within 1..MAX_THREADS.
     """
-    if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= MAX_THREADS:
+    if not is_int(threads) or not 1 <= threads <= MAX_THREADS:
         raise ValueError(f"a solver searches with 1 to {MAX_THREADS} threads, not {threads!r}")
     return threads
 

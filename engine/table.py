@@ -96,7 +96,7 @@ def table_size_for_megabytes(megabytes: float, *, key_bits: int = 64) -> int:
         ValueError: the table would have no more than :data:`MIN_TABLE_SIZE`
             or more than :data:`MAX_TABLE_SIZE` slots.
     """
-    if isinstance(megabytes, bool) or not isinstance(megabytes, (int, float)):
+    if not (is_int(megabytes) or isinstance(megabytes, float)):
         raise ValueError(f"a table size in MiB is a number, not {megabytes!r}")
     slots = int(megabytes * 2**20) // slot_bytes(key_bits) if megabytes > 0 else 0
     if not MIN_TABLE_SIZE < slots <= MAX_TABLE_SIZE:  # 257, the least prime, or more
