@@ -182,7 +182,8 @@ class TranspositionTable:
 
     Against the dict table it replaces (emptied at 2 M entries), Begin-Hard's
     first position takes 71,408,749 nodes instead of 106,325,417, that is
-    about 1.03 x Pons' count instead of 1.54 x.
+    about 1.03 x Pons' count instead of 1.54 x (64,973,655 since the search's
+    enhanced transposition cutoffs).
     """
 
     __slots__ = ("_map", "codes", "keys", "offset", "size")
