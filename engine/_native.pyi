@@ -22,6 +22,7 @@ class Search:
         board_mask: int,
         ordered_columns: Sequence[int],
         table_size: int,
+        threads: int = 1,
     ) -> None: ...
     @property
     def table_size(self) -> int: ...

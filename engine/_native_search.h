@@ -6,23 +6,46 @@
  *
  * A line-for-line mirror of the pure-Python search in engine/exact.py (the
  * reference): the same negamax, the same move order (most threats first,
- * then centre first), the same loss-avoiding filter, the same bound encoding
- * and the same fixed-size transposition table, so both give the same score
- * after exploring the same number of positions. Any change to one must be
- * made to the other; tests/test_exact_backends.py compares them.
+ * then centre first), the same loss-avoiding filter, the same bound
+ * encoding, the same enhanced transposition cutoffs and the same fixed-size
+ * transposition table, so both give the same score after exploring the same
+ * number of positions. Any change to one must be made to the other;
+ * tests/test_exact_backends.py compares them. What only the compiled search
+ * does changes no count: it asks the memory system for its children's slots
+ * before it reads its own (a big search waits on the table's memory more
+ * than it computes), and keeps a big table on huge pages where Linux offers
+ * them.
  *
  * Boards whose bitboard fits BITBOARD_BITS: columns * (rows + 1) <= 64, or
- * <= 128 with GCC's and Clang's unsigned __int128. Python keeps the budget: every time `explored` reaches `next_check` the
- * search calls back `check(explored)`, which returns the next check or
- * raises SearchAborted; the exception unwinds the search unchanged. The
- * search lets other Python threads run, taking the GIL back for each check.
+ * <= 128 with GCC's and Clang's unsigned __int128. Python keeps the budget:
+ * every time `explored` reaches `next_check` the search calls back
+ * `check(explored)`, which returns the next check or raises SearchAborted;
+ * the exception unwinds the search unchanged. The search lets other Python
+ * threads run, taking the GIL back for each check.
+ *
+ * With threads > 1 (64-bit boards, POSIX threads) helper threads search the
+ * same window on the same table, each starting from other first moves, and
+ * the first thread to finish answers (a lazy SMP search): the score is as
+ * exact as one thread's, the positions searched vary with the timing. A slot
+ * is read and written as one 64-bit word, so a thread never sees half of
+ * another's entry.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#define HAVE_THREADS 1
+#else
+#define HAVE_THREADS 0
+#endif
 
 #if BITBOARD_BITS == 64
 typedef uint64_t bitboard;
@@ -33,6 +56,14 @@ typedef unsigned __int128 bitboard;
 #endif
 
 #include "_native_database.h"
+
+/* 64-bit keys are divided by the table size through a 128-bit reciprocal
+ * where the compiler has unsigned __int128 (see table_slot). */
+#if BITBOARD_BITS == 64 && defined(__SIZEOF_INT128__)
+#define FAST_DIVISION 1
+#else
+#define FAST_DIVISION 0
+#endif
 
 /* A column takes at least 2 bits (a row and the sentinel). */
 #define MAX_COLUMNS (BITBOARD_BITS / 2)
@@ -48,11 +79,60 @@ typedef unsigned __int128 bitboard;
  * over 63 cells adds max(64, cells + 1) instead; the bounds read back are
  * the same, and its empty code is just as useless, so both prune alike. */
 #define CODE_OFFSET 64
+/* Nodes with at least this many empty cells look up their children in the
+ * table before searching any (as engine.exact.ETC_MIN_EMPTY): nearer the
+ * leaves the extra reads cost more than the positions they save (measured
+ * on Begin-Hard: 11 % less CPU at 20, 5 % more at 12). */
+#define ETC_MIN_EMPTY 20
 /* Stores remembered one by one so that a small search resets the table by
  * clearing only them; past this many, the reset reallocates it instead. */
 #define DIRTY_CAPACITY (1u << 17)
+/* The most threads one search may run (Search(..., threads=N)). */
+#define MAX_THREADS 64
+/* Helper threads search the first plies in an order of their own (see
+ * helper_order), so that they fill the table ahead of the main thread.
+ * Measured on Begin-Hard (first 4, load 1.4-1.9, one thread 5.9-6.1 s wall
+ * and 104.3 M positions), two threads' wall time and positions: 1 ply 6.26 s
+ * and 157 M, 2 plies 4.77 s and 138 M, 3 plies 5.25 s and 159 M; before the
+ * workers were set apart (see APART), 4, 8 and 64 plies took 9.4 to 13.3 s. */
+#define HELPER_PLIES 2
 
-typedef struct {
+struct Search;
+
+/* Apart by this many bytes, two threads' counters never share a cache line
+ * (nor the pair of lines some processors fetch together). */
+#define CACHE_LINE_PAIR 128
+#if defined(__GNUC__) || defined(__clang__)
+#define APART __attribute__((aligned(CACHE_LINE_PAIR)))
+#else
+#define APART
+#endif
+
+/* One thread's share of a search: its count of positions, and, for a
+ * helper, the call it repeats. Worker 0 is the caller's thread. Each thread
+ * writes its count at every position: the workers lie CACHE_LINE_PAIR bytes
+ * apart, or the two cores would pass the line back and forth (measured:
+ * two threads took 102 ns a position instead of 58). */
+typedef struct APART {
+    struct Search *search;
+    long long explored;
+    long long next_check; /* worker 0 only: when to call check */
+    int aborted;          /* ABORT_ERROR or ABORT_STOPPED, or 0 */
+    int helper;           /* 0 for the caller's thread, 1.. for helpers */
+    int root_moves;
+    bitboard current, mask, threats;
+    int moves, alpha, beta;
+#if HAVE_THREADS
+    pthread_t thread;
+#endif
+} Worker;
+
+/* Why a worker stopped early: check raised (a Python exception is set), or
+ * another thread of the same search finished first. */
+#define ABORT_ERROR 1
+#define ABORT_STOPPED 2
+
+typedef struct Search {
     PyObject_HEAD
     int columns;
     int height;
@@ -67,13 +147,22 @@ typedef struct {
      * - 8 bits, so an entry is one bitboard-wide integer: 8 bytes, or 16. */
     bitboard *table;
     uint64_t size;
+#if FAST_DIVISION
+    /* ceil(2**128 / size), for division by the size without a divide. */
+    unsigned __int128 reciprocal;
+#endif
     uint32_t *dirty;
     size_t dirty_count; /* DIRTY_CAPACITY + 1: too many to list */
     /* The running search. */
-    long long explored;
-    long long next_check;
     PyObject *check;
-    int aborted;
+    int threads;
+    int stop;   /* set once the first thread finishes, or worker 0 gives up */
+    int result; /* the score of the thread that set stop by finishing */
+    /* The workers, apart from the fields every thread reads at every
+     * position (Python allocates this object on 16 bytes only). */
+    char apart_before[CACHE_LINE_PAIR];
+    Worker workers[MAX_THREADS];
+    char apart_after[CACHE_LINE_PAIR];
     /* The 12-stone 7 x 6 database at the leaves (engine.database), if given. */
     Database database;
     /* Set, under the GIL, while a search runs: the search lets the GIL go,
@@ -148,9 +237,28 @@ static bitboard winning_cells(const Search *s, bitboard stones, bitboard mask)
 
 /* --- Transposition table ------------------------------------------------- */
 
+/* Tables from this size on are aligned to, and rounded up to, huge pages. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
 static int table_allocate(Search *s)
 {
     if (s->table) return 0;
+    const size_t bytes = (size_t)s->size * sizeof(bitboard);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= HUGE_PAGE) {
+        const size_t rounded = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+        void *memory = NULL;
+        if (posix_memalign(&memory, HUGE_PAGE, rounded) != 0) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        madvise(memory, rounded, MADV_HUGEPAGE);
+        memset(memory, 0, bytes);
+        s->table = (bitboard *)memory;
+        s->dirty_count = 0;
+        return 0;
+    }
+#endif
     s->table = (bitboard *)calloc((size_t)s->size, sizeof(bitboard));
     if (!s->table) {
         PyErr_NoMemory();
@@ -178,14 +286,52 @@ static void table_reset(Search *s)
  * which on 128 bits is a call into the compiler's runtime. */
 static inline uint64_t table_slot(const Search *s, bitboard key, bitboard *quotient)
 {
+#if FAST_DIVISION
+    /* floor(key * ceil(2**128 / size) / 2**128) is key / size for every
+     * 64-bit key and size (Lemire, Kaser and Kurz, "Faster remainder by
+     * direct computation", 2019): two multiplications instead of a divide. */
+    const unsigned __int128 high = (unsigned __int128)key * (uint64_t)(s->reciprocal >> 64);
+    const unsigned __int128 low = (unsigned __int128)key * (uint64_t)s->reciprocal;
+    const bitboard q = (bitboard)((high + (low >> 64)) >> 64);
+#else
     const bitboard q = key / s->size;
+#endif
     *quotient = q;
     return (uint64_t)(key - q * s->size);
 }
 
+/* Ask the memory system for the slot of `key` ahead of its probe. */
+static inline void table_prefetch(const Search *s, bitboard key)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    bitboard quotient;
+    __builtin_prefetch(&s->table[table_slot(s, key, &quotient)]);
+#else
+    (void)s;
+    (void)key;
+#endif
+}
+
+/* A slot read and written whole, even while other threads of the same
+ * search write it (one 64-bit access; the 128-bit search runs one thread). */
+static inline bitboard table_load(const Search *s, uint64_t slot)
+{
+#if BITBOARD_BITS == 64 && HAVE_THREADS
+    return __atomic_load_n(&s->table[slot], __ATOMIC_RELAXED);
+#else
+    return s->table[slot];
+#endif
+}
+
 static inline void table_store(Search *s, uint64_t slot, bitboard quotient, int code)
 {
-    s->table[slot] = (quotient << 8) | (bitboard)code;
+    const bitboard entry = (quotient << 8) | (bitboard)code;
+#if BITBOARD_BITS == 64 && HAVE_THREADS
+    __atomic_store_n(&s->table[slot], entry, __ATOMIC_RELAXED);
+#else
+    s->table[slot] = entry;
+#endif
+    if (s->threads > 1) return; /* the reset clears the whole table (see Search_negamax) */
     if (s->dirty_count < DIRTY_CAPACITY) s->dirty[s->dirty_count++] = (uint32_t)slot;
     else s->dirty_count = DIRTY_CAPACITY + 1;
 }
@@ -195,26 +341,39 @@ static inline void table_store(Search *s, uint64_t slot, bitboard quotient, int 
 /* Nodes between two looks for a signal (Ctrl-C) when there is no budget. */
 #define SIGNAL_EVERY (1LL << 16)
 
-/* The budget check, with the GIL taken back for it (the search runs without). */
-static int call_check(Search *s)
+/* Positions searched so far by all the threads of the search of `w`. */
+static long long explored_by_all(const Worker *w)
 {
+    const Search *s = w->search;
+    long long total = w->explored;
+    for (int i = 1; i < s->threads; i++)
+        total += __atomic_load_n(&s->workers[i].explored, __ATOMIC_RELAXED);
+    return total;
+}
+
+/* The budget check of worker 0, with the GIL taken back for it (the search
+ * runs without). The budget counts the positions of every thread. */
+static int call_check(Worker *w)
+{
+    Search *s = w->search;
     int status = 0;
+    const long long explored_now = explored_by_all(w);
     PyEval_RestoreThread(s->released);
     if (s->check == Py_None) {
         /* No budget to look at, but let Ctrl-C through. */
-        s->next_check = s->explored + SIGNAL_EVERY;
+        w->next_check = w->explored + SIGNAL_EVERY;
         if (PyErr_CheckSignals() < 0) status = -1;
     } else {
-        PyObject *explored = PyLong_FromLongLong(s->explored);
+        PyObject *explored = PyLong_FromLongLong(explored_now);
         PyObject *result = explored ? PyObject_CallOneArg(s->check, explored) : NULL;
         Py_XDECREF(explored);
         long long next = result ? PyLong_AsLongLong(result) : -1;
         Py_XDECREF(result);
         if (!result || (next == -1 && PyErr_Occurred())) status = -1;
-        else s->next_check = next;
+        else w->next_check = w->explored + (next - explored_now);
     }
     s->released = PyEval_SaveThread();
-    if (status < 0) s->aborted = 1;
+    if (status < 0) w->aborted = ABORT_ERROR;
     return status;
 }
 
@@ -233,14 +392,32 @@ typedef struct {
     int count;
 } Child;
 
+/* A helper's order of the children near the root: rotated by an amount of
+ * its own, so that each helper starts on other subtrees than the others. */
+static void helper_order(const Worker *w, Child *children, int n, int moves)
+{
+    const int ply = moves - w->root_moves;
+    if (n < 2 || ply >= HELPER_PLIES) return;
+    const int by = (w->helper + ply) % n;
+    if (!by) return;
+    Child rotated[MAX_COLUMNS];
+    for (int i = 0; i < n; i++) rotated[i] = children[(i + by) % n];
+    memcpy(children, rotated, (size_t)n * sizeof(Child));
+}
+
 /* engine.exact's negamax: the exact score if it lies in [alpha, beta], else a
  * bound on the same side. `threats` are the winning cells of the player who
  * just moved; the player to move cannot win at once. */
-static int negamax(Search *s, bitboard current, bitboard mask, int moves, int alpha, int beta,
+static int negamax(Worker *w, bitboard current, bitboard mask, int moves, int alpha, int beta,
                    bitboard threats)
 {
-    s->explored++;
-    if (s->explored >= s->next_check && call_check(s) < 0) return 0;
+    Search *const s = w->search;
+    __atomic_store_n(&w->explored, w->explored + 1, __ATOMIC_RELAXED);
+    if (w->explored >= w->next_check && call_check(w) < 0) return 0;
+    if (__atomic_load_n(&s->stop, __ATOMIC_RELAXED)) {
+        w->aborted = ABORT_STOPPED;
+        return 0;
+    }
     if (moves == s->database.stones) {
         int known;
         if (database_score(&s->database, current, mask, &known)) return known;
@@ -255,6 +432,13 @@ static int negamax(Search *s, bitboard current, bitboard mask, int moves, int al
     possible &= ~(threats >> 1); /* never play just below a threat */
     if (!possible) return -((cells - moves) / 2);
     if (moves >= cells - 2) return 0;
+    {
+        /* The children's slots, fetched while this node reads its own:
+         * a child's key is its mask plus its player's stones. */
+        const bitboard base = (current ^ mask) + mask;
+        for (bitboard rest = possible; rest; rest &= rest - 1)
+            table_prefetch(s, base + (rest & -rest));
+    }
     const int lowest = -((cells - 2 - moves) / 2);
     if (alpha < lowest) {
         alpha = lowest;
@@ -267,7 +451,7 @@ static int negamax(Search *s, bitboard current, bitboard mask, int moves, int al
     }
     bitboard quotient;
     const uint64_t slot = table_slot(s, current + mask, &quotient);
-    const bitboard entry = s->table[slot];
+    const bitboard entry = table_load(s, slot);
     if ((entry >> 8) == quotient) {
         const int code = (int)(entry & 0xff);
         const int bound = (code >> 1) - CODE_OFFSET;
@@ -279,6 +463,22 @@ static int negamax(Search *s, bitboard current, bitboard mask, int moves, int al
         } else if (alpha < bound) {
             alpha = bound;
             if (alpha >= beta) return alpha;
+        }
+    }
+    if (cells - moves >= ETC_MIN_EMPTY) {
+        /* Enhanced transposition cutoff: a child the table already bounds
+         * at or below -beta refutes this node before any search. Their
+         * slots were asked for above; the first in centre-first order wins. */
+        const bitboard base = (current ^ mask) + mask;
+        for (int i = 0; i < s->columns; i++) {
+            const bitboard cell = possible & s->ordered[i];
+            if (!cell) continue;
+            bitboard child_quotient;
+            const bitboard child = table_load(s, table_slot(s, base + cell, &child_quotient));
+            if ((child >> 8) == child_quotient && (child & 1)) {
+                const int score = CODE_OFFSET - (int)((child & 0xff) >> 1);
+                if (score >= beta) return score;
+            }
         }
     }
     /* Most threats first; ties keep the centre-first order. */
@@ -298,11 +498,12 @@ static int negamax(Search *s, bitboard current, bitboard mask, int moves, int al
         children[j].ours = ours;
         children[j].count = count;
     }
+    if (w->helper) helper_order(w, children, n, moves);
     const bitboard opponent = current ^ mask;
     for (int i = 0; i < n; i++) {
-        const int score = -negamax(s, opponent, mask | children[i].cell, moves + 1, -beta,
+        const int score = -negamax(w, opponent, mask | children[i].cell, moves + 1, -beta,
                                    -alpha, children[i].ours);
-        if (s->aborted) return 0;
+        if (w->aborted) return 0;
         if (score >= beta) {
             table_store(s, slot, quotient, (score + CODE_OFFSET) << 1);
             return score;
@@ -374,14 +575,14 @@ static PyObject *int_from_bitboard(bitboard x)
 static int Search_init(Search *self, PyObject *args, PyObject *kwds)
 {
     static char *keywords[] = {"height", "connect", "cells", "bottom_mask", "board_mask",
-                               "ordered_columns", "table_size", NULL};
-    int height, connect, cells;
+                               "ordered_columns", "table_size", "threads", NULL};
+    int height, connect, cells, threads = 1;
     unsigned long long size;
     PyObject *bottom_mask, *board_mask, *ordered;
     bitboard bottom, board;
     if (refuse_if_busy(self) < 0) return -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiiOOOK", keywords, &height, &connect, &cells,
-                                     &bottom_mask, &board_mask, &ordered, &size))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiiOOOK|i", keywords, &height, &connect, &cells,
+                                     &bottom_mask, &board_mask, &ordered, &size, &threads))
         return -1;
     if (bitboard_from_int(bottom_mask, &bottom) < 0 || bitboard_from_int(board_mask, &board) < 0)
         return -1;
@@ -400,6 +601,17 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "table_size must be in 256 .. 2**32 - 1");
         return -1;
     }
+    if (threads < 1 || threads > MAX_THREADS ||
+        (threads > 1 && (!HAVE_THREADS || BITBOARD_BITS != 64))) {
+        Py_DECREF(sequence);
+        if (threads < 1 || threads > MAX_THREADS)
+            PyErr_Format(PyExc_ValueError, "threads must be in 1 .. %d", MAX_THREADS);
+        else
+            PyErr_SetString(PyExc_ValueError,
+                            BITBOARD_BITS == 64 ? "this build has no threads"
+                                                : "the 128-bit search runs one thread");
+        return -1;
+    }
     for (Py_ssize_t i = 0; i < columns; i++) {
         if (bitboard_from_int(PySequence_Fast_GET_ITEM(sequence, i), &self->ordered[i]) < 0) {
             Py_DECREF(sequence);
@@ -414,9 +626,13 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds)
     self->winnable = connect <= (height - 1 > columns ? height - 1 : (int)columns);
     self->bottom = bottom;
     self->board = board;
+    self->threads = threads;
     free(self->table);
     self->table = NULL;
     self->size = size;
+#if FAST_DIVISION
+    self->reciprocal = ~(unsigned __int128)0 / size + 1;
+#endif
     if (!self->dirty) {
         self->dirty = (uint32_t *)malloc(DIRTY_CAPACITY * sizeof(uint32_t));
         if (!self->dirty) {
@@ -435,6 +651,50 @@ static void Search_dealloc(Search *self)
     free(self->table);
     free(self->dirty);
     Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Record the score of the first thread to finish, and stop the others. A
+ * finished thread's score is as exact as any other's: they all search the
+ * same window on the same table. */
+static void finish(Search *s, int score)
+{
+    int expected = 0;
+    if (__atomic_compare_exchange_n(&s->stop, &expected, 1, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+        s->result = score;
+}
+
+#if HAVE_THREADS
+static void *helper_run(void *argument)
+{
+    Worker *w = (Worker *)argument;
+    const int score = negamax(w, w->current, w->mask, w->moves, w->alpha, w->beta, w->threats);
+    if (!w->aborted) finish(w->search, score);
+    return NULL;
+}
+#endif
+
+/* Start the helpers of a search of more than one thread: how many started
+ * (those the system refused simply do not help). */
+static int start_helpers(Search *s)
+{
+    int started = 1;
+#if HAVE_THREADS
+    while (started < s->threads &&
+           pthread_create(&s->workers[started].thread, NULL, helper_run,
+                          &s->workers[started]) == 0)
+        started++;
+#endif
+    return started;
+}
+
+static void join_helpers(Search *s, int started)
+{
+#if HAVE_THREADS
+    for (int i = 1; i < started; i++) pthread_join(s->workers[i].thread, NULL);
+#endif
+    /* The helpers that never started searched nothing. */
+    for (int i = started; i < s->threads; i++) s->workers[i].explored = 0;
 }
 
 static PyObject *Search_negamax(Search *self, PyObject *const *args, Py_ssize_t nargs)
@@ -459,20 +719,42 @@ static PyObject *Search_negamax(Search *self, PyObject *const *args, Py_ssize_t 
     }
     if (refuse_if_busy(self) < 0 || table_allocate(self) < 0) return NULL;
     self->busy = 1;
-    self->explored = explored;
-    /* Look at the budget on the first node; None: there is no budget to look at. */
-    self->next_check = args[7] == Py_None ? explored + SIGNAL_EVERY : explored;
     self->check = args[7];
-    self->aborted = 0;
+    self->stop = 0;
+    if (self->threads > 1) self->dirty_count = DIRTY_CAPACITY + 1; /* stores go unlisted */
+    for (int i = 0; i < self->threads; i++) {
+        Worker *w = &self->workers[i];
+        w->search = self;
+        w->explored = i ? 0 : explored;
+        /* Worker 0 looks at the budget on the first node; None: there is no
+         * budget to look at. Helpers never look. */
+        w->next_check = i ? LLONG_MAX : args[7] == Py_None ? explored + SIGNAL_EVERY : explored;
+        w->aborted = 0;
+        w->helper = i;
+        w->root_moves = (int)moves;
+        w->current = current;
+        w->mask = mask;
+        w->threats = threats;
+        w->moves = (int)moves;
+        w->alpha = (int)alpha;
+        w->beta = (int)beta;
+    }
     /* Other threads run while this one searches; call_check takes the GIL back. */
     self->released = PyEval_SaveThread();
-    int score = negamax(self, current, mask, (int)moves, (int)alpha, (int)beta, threats);
+    const int started = start_helpers(self);
+    Worker *const first = &self->workers[0];
+    int score = negamax(first, current, mask, (int)moves, (int)alpha, (int)beta, threats);
+    if (!first->aborted) finish(self, score);
+    else __atomic_store_n(&self->stop, 1, __ATOMIC_RELAXED); /* a helper finished, or an error */
+    join_helpers(self, started);
     PyEval_RestoreThread(self->released);
     self->released = NULL;
     self->busy = 0;
     self->check = NULL;
-    if (self->aborted) return NULL;
-    return Py_BuildValue("iL", score, self->explored);
+    long long total = 0;
+    for (int i = 0; i < self->threads; i++) total += self->workers[i].explored;
+    if (first->aborted == ABORT_ERROR) return NULL;
+    return Py_BuildValue("iL", self->result, total);
 }
 
 static PyObject *Search_winning_cells(Search *self, PyObject *const *args, Py_ssize_t nargs)

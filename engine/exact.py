@@ -3,7 +3,8 @@
 It follows the ideas of Pascal Pons' tutorial "Solving Connect 4" (negamax,
 alpha-beta, transposition table, null-window iteration, threat-based move
 ordering, loss-avoiding move filter, lower-bound entries), written for any
-board size and chain length.
+board size and chain length, with enhanced transposition cutoffs near the
+root (:data:`ETC_MIN_EMPTY`).
 
 Scores follow Pons' convention (:mod:`engine.score`). The search runs in
 pure Python (the reference, for any board) or in C
@@ -21,7 +22,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
-from .accelerator import Backend, pick_accelerator
+from .accelerator import NARROW_BITS, Backend, pick_accelerator
 from .bitboard import Layout, Position, layout
 from .budget import BudgetedSearch
 from .database import Database, database_for
@@ -29,11 +30,34 @@ from .errors import GameOverError, SearchAborted, UnsupportedGameError
 from .rules import Rules
 from .score import forced_move, win_score, winning_move
 from .table import TABLE_SIZE, TranspositionTable, check_table_size
+from .validate import is_int
 
 if TYPE_CHECKING:
     from ._native import Search as NativeSearch  # engine._native128's has the same interface
 
-__all__ = ["Solver"]
+__all__ = ["ETC_MIN_EMPTY", "MAX_THREADS", "Solver", "check_threads"]
+
+ETC_MIN_EMPTY = 20
+"""Nodes with at least this many empty cells look up each child in the table
+before searching any, and stop at once if one refutes them (an enhanced
+transposition cutoff); nearer the leaves the extra reads cost the compiled
+search more than the positions they save. ``engine/_native_search.h`` uses
+the same number."""
+
+MAX_THREADS = 64
+"""The most threads one :class:`Solver` may search with."""
+
+
+def check_threads(threads: int) -> int:
+    """``threads`` if a :class:`Solver` may search with that many threads.
+
+    Raises:
+        ValueError: ``threads`` is not an int within 1..MAX_THREADS.
+    """
+    if not is_int(threads) or not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"a solver searches with 1 to {MAX_THREADS} threads, not {threads!r}")
+    return threads
+
 
 Negamax: TypeAlias = Callable[[int, int, int, int, int, int], int]
 
@@ -53,9 +77,17 @@ class Solver(BudgetedSearch):
     ``explored`` counts the positions searched since the last reset.
     ``database`` False leaves out :mod:`engine.database` (see :attr:`database`).
 
+    ``threads`` above 1 runs that many threads on one shared table where the
+    64-bit compiled search runs (:attr:`threads` tells how many run; other
+    searches run one): the scores and moves stay exact, but the positions
+    searched, and so where a node budget stops a search, vary from run to
+    run with the machine's timing. One thread, the default, explores exactly
+    as the pure-Python reference.
+
     Raises:
         AcceleratorError: ``backend="native"`` and the accelerator cannot run.
-        ValueError: ``table_size`` is out of range (see :mod:`engine.table`).
+        ValueError: ``table_size`` or ``threads`` is out of range (see
+            :mod:`engine.table` and :data:`MAX_THREADS`).
     """
 
     def __init__(
@@ -65,10 +97,12 @@ class Solver(BudgetedSearch):
         backend: Backend = "auto",
         table_size: int = TABLE_SIZE,
         database: bool = True,
+        threads: int = 1,
     ) -> None:
         """A solver with an empty table for boards of ``rules``."""
         super().__init__()
         check_table_size(table_size)
+        check_threads(threads)
         self.rules = rules
         self.layout: Layout = layout(rules)
         native = pick_accelerator(rules, backend)
@@ -78,6 +112,9 @@ class Solver(BudgetedSearch):
         self._table: TranspositionTable | None = None
         self.database: Database | None = database_for(rules) if database else None
         """The solved positions the search stops at (7 x 6 with the extra), or None."""
+        parallel = native is not None and self.layout.bits <= NARROW_BITS
+        self.threads = threads if parallel else 1
+        """Threads that search together: ``threads`` where the 64-bit compiled search runs, else 1."""
         if native is not None:
             lay = self.layout
             self._native_search = native.Search(
@@ -88,6 +125,7 @@ class Solver(BudgetedSearch):
                 lay.board_mask,
                 [lay.column_masks[c] for c in lay.centre_first],
                 table_size,
+                threads=self.threads,
             )
             if self.database is not None:
                 db = self.database
@@ -304,6 +342,18 @@ class Solver(BudgetedSearch):
                     alpha = bound
                     if alpha >= beta:
                         return alpha
+            if cells - moves >= ETC_MIN_EMPTY:
+                # A child the table bounds at or below -beta refutes this node.
+                base = (current ^ mask) + mask
+                for column_mask in ordered_columns:
+                    cell = possible & column_mask
+                    if cell:
+                        child_key = base + cell
+                        child_slot = child_key % size
+                        if keys[child_slot] == child_key:
+                            code = codes[child_slot]
+                            if code & 1 and offset - (code >> 1) >= beta:
+                                return offset - (code >> 1)
             opponent = current ^ mask
             if possible & (possible - 1):
                 # Several moves: try first those that make the most threats.

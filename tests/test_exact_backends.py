@@ -42,7 +42,7 @@ from engine.exact import Solver
 from engine.game import Game
 from engine.rules import Rules
 from engine.solver import LEVELS, choose_move, solve
-from engine.table import TABLE_SIZE
+from engine.table import TABLE_SIZE, slot_bytes, table_size_for_megabytes
 
 __all__ = ["backend"]  # the fixture, imported for pytest to find
 
@@ -441,6 +441,59 @@ def test_solve_spends_the_budget_of_the_search_that_runs_on_a_wide_board(
         solve(Game(rules), time_budget=0.001)
 
 
+# --- Threads on one table ------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("native")
+def test_two_threads_give_the_same_scores_and_moves_as_one() -> None:
+    one = Solver(STANDARD, backend="native")
+    two = Solver(STANDARD, backend="native", threads=2)
+    assert (one.threads, two.threads) == (1, 2)
+    for name, moves, expected in PONS:
+        position = Position.from_moves(moves, STANDARD)
+        one.reset()
+        two.reset()  # a shared table is emptied whole: the next search starts clean
+        assert two.score(position) == one.score(position) == expected, (name, moves)
+        assert two.best_move(position) == one.best_move(position), (name, moves)
+        assert two.explored > 0
+
+
+@pytest.mark.usefixtures("native")
+def test_two_threads_solve_a_begin_medium_position_from_an_empty_table() -> None:
+    name, moves, expected = next(case for case in PONS if case[0] == "Begin-Medium")
+    solver = Solver(STANDARD, backend="native", threads=2)
+    assert solver.score(Position.from_moves(moves, STANDARD)) == expected, (name, moves)
+
+
+@pytest.mark.usefixtures("native")
+def test_a_node_limit_stops_a_search_of_two_threads() -> None:
+    _, moves, _ = PONS[36]  # Middle-Medium: about 10,000 nodes
+    solver = Solver(STANDARD, backend="native", threads=2)
+    solver.node_limit = 1000
+    with pytest.raises(SearchAborted, match="node budget of 1000 spent"):
+        solver.best_move(Position.from_moves(moves, STANDARD))
+    # Every thread's positions count; the helper may add some past the check.
+    assert solver.explored >= 1000
+
+
+@pytest.mark.usefixtures("wide_native")
+def test_the_wide_search_and_pure_python_run_one_thread() -> None:
+    wide = Rules(rows=8, columns=8)
+    assert Solver(wide, backend="native", threads=2).threads == 1
+    assert Solver(STANDARD, backend="python", threads=2).threads == 1
+    position = None
+    rng = random.Random(1)
+    while position is None:
+        position = _random_position(wide, rng, most_empty=14)
+    assert Solver(wide, threads=2).score(position) == Solver(wide).score(position)
+
+
+@pytest.mark.parametrize("threads", [0, -1, 65, True, 1.5, "2"])
+def test_a_thread_count_out_of_range_is_refused(threads: object, backend: Backend) -> None:
+    with pytest.raises(ValueError, match="1 to 64 threads"):
+        Solver(STANDARD, backend=backend, threads=threads)  # type: ignore[arg-type]
+
+
 # --- The table, whichever backend -------------------------------------------------------
 
 
@@ -456,6 +509,29 @@ def test_reset_forgets_the_table_and_a_kept_table_saves_work(backend: Backend) -
     solver.reset()
     assert solver.explored == 0
     assert solver.score(position) == first and solver.explored == fresh
+
+
+@pytest.mark.parametrize(
+    ("megabytes", "key_bits", "slots"),
+    [(64, 64, TABLE_SIZE), (1024, 64, 134_217_689), (1024, 128, 67_108_859), (0.002, 64, 257)],
+)
+def test_a_table_size_in_megabytes_is_the_largest_prime_that_fits(
+    megabytes: float, key_bits: int, slots: int
+) -> None:
+    assert table_size_for_megabytes(megabytes, key_bits=key_bits) == slots
+    assert slots * slot_bytes(key_bits) <= megabytes * 2**20
+
+
+@pytest.mark.parametrize("megabytes", [0, -5, 0.001, 32768, True, "64"])
+def test_a_table_size_in_megabytes_out_of_range_is_refused(megabytes: object) -> None:
+    with pytest.raises(ValueError, match="MiB"):
+        table_size_for_megabytes(megabytes)  # type: ignore[arg-type]
+
+
+def test_a_solver_with_a_table_of_a_few_megabytes_is_exact(backend: Backend) -> None:
+    solver = Solver(STANDARD, backend=backend, table_size=table_size_for_megabytes(1))
+    for _, moves, expected in PONS[30:40]:
+        assert solver.score(Position.from_moves(moves, STANDARD)) == expected
 
 
 def test_a_tiny_table_still_gives_exact_scores(backend: Backend) -> None:
