@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from connect_support import run_piped
-
 from engine import Rules
 from engine.exact import MAX_THREADS
 from engine.table import TABLE_SIZE, table_size_for_megabytes
