@@ -157,8 +157,8 @@ def _refuse_ignored_options(options: argparse.Namespace) -> None:
         ("--pause", options.pause is not None, computer, "--computer"),
     ]
     # The exact searches: the top level's moves, the hints and the review.
-    top_level = computer and options.level in (None, max(LEVELS))
-    searched = top_level or hint or options.review
+    perfect = computer and options.level in (None, max(LEVELS))
+    searched = perfect or hint or options.review
     needed = f"--computer at level {max(LEVELS)}, --hint, --commands or --review"
     checks += [
         ("--threads", options.threads is not None, searched, needed),
