@@ -90,7 +90,12 @@ def _exact_budget(rules: Rules) -> tuple[int, float]:
 
 
 def solve(
-    game: Game, *, time_budget: float | None = None, time_limit: float | None = None
+    game: Game,
+    *,
+    time_budget: float | None = None,
+    time_limit: float | None = None,
+    threads: int = 1,
+    table_size: int | None = None,
 ) -> Analysis:
     """The exact score of ``game`` for the player to move, and a move achieving it.
 
@@ -101,6 +106,11 @@ def solve(
     as a node budget; ``time_limit`` (seconds) caps the wall-clock time.
     Without either the search runs until it ends, which may be hours on an
     early 7 x 6 position outside the opening book.
+
+    ``threads`` and ``table_size`` go to the :class:`Solver` (see
+    :func:`analyse` for what threads give up); ``table_size`` (slots, the
+    default :data:`~engine.table.TABLE_SIZE` when None) is the upper limit of
+    the table the node budget sizes, and the table of a search without one.
 
     Raises:
         GameOverError: the game is won or drawn.
@@ -115,7 +125,9 @@ def solve(
     start = now()
     rate, _ = _exact_budget(game.rules)
     node_limit = None if time_budget is None else max(1, int(time_budget * rate))
-    solver = Solver(game.rules, table_size=table_size_for(node_limit))
+    solver = Solver(
+        game.rules, table_size=_table_size(node_limit, table_size), threads=threads
+    )
     solver.node_limit = node_limit
     if time_budget is not None:
         solver.deadline = deadline_for(start, time_budget, time_limit)
@@ -130,7 +142,12 @@ def solve(
 
 
 def analyse(
-    game: Game, *, time_budget: float = 1.0, time_limit: float | None = None
+    game: Game,
+    *,
+    time_budget: float = 1.0,
+    time_limit: float | None = None,
+    threads: int = 1,
+    table_size: int | None = None,
 ) -> Analysis:
     """The best move found for the player to move with ``time_budget`` of work.
 
@@ -147,6 +164,14 @@ def analyse(
     time: the exact attempt may use a third of it, and the heuristic stops
     at the limit with its deepest completed answer (``bench/move_time.py``
     measures the overshoot). The answer then depends on the machine's speed.
+
+    ``threads`` (1 by default) searches the exact attempt with that many
+    threads on one table (:class:`Solver`): its score and move stay exact,
+    but the positions it searches vary from run to run, all threads' counted
+    against the node budget. One thread keeps every answer reproducible;
+    with more, a search that ends near its budget may finish on one run and
+    not on another, and the answer (exact or the heuristic's) may differ.
+    ``table_size`` bounds the table as in :func:`solve`.
 
     >>> analyse(Game.from_moves("3,3,4,4", Rules(rows=6, columns=7))).score
     18
@@ -169,7 +194,9 @@ def analyse(
     rate, exact_share = _exact_budget(game.rules)
     if cells - position.moves <= _EXACT_MAX_EMPTY:
         node_limit = max(1, int(time_budget * exact_share * rate))
-        solver = Solver(game.rules, table_size=table_size_for(node_limit))
+        solver = Solver(
+            game.rules, table_size=_table_size(node_limit, table_size), threads=threads
+        )
         solver.deadline = start + (deadline - start) * exact_share
         solver.node_limit = node_limit
         try:
@@ -182,6 +209,11 @@ def analyse(
             solver.reset()
     heuristic_share = 1 - exact_share
     return deepen(position, time_budget * heuristic_share, deadline, explored, None)
+
+
+def _table_size(node_limit: int | None, most: int | None) -> int:
+    """The slots of a search of ``node_limit`` positions, at most ``most`` (the default when None)."""
+    return table_size_for(node_limit) if most is None else table_size_for(node_limit, most=most)
 
 
 def deepen(

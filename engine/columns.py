@@ -23,6 +23,7 @@ from .errors import GameOverError, SearchAborted
 from .game import Game
 from .score import win_score
 from .solver import Solver, analyse
+from .table import TABLE_SIZE
 
 __all__ = ["ColumnScore", "column_scores"]
 
@@ -53,7 +54,12 @@ class ColumnScore:
 
 
 def column_scores(
-    game: Game, *, time_budget: float = 1.0, time_limit: float | None = None
+    game: Game,
+    *,
+    time_budget: float = 1.0,
+    time_limit: float | None = None,
+    threads: int = 1,
+    table_size: int | None = None,
 ) -> dict[int, ColumnScore]:
     """Each playable column (from 0) and its :class:`ColumnScore`, left to right.
 
@@ -67,6 +73,14 @@ def column_scores(
     equal share). A column whose search does not end in its share gets a
     heuristic estimate instead. ``time_limit`` (seconds) caps the wall-clock
     time of all the searches together, as in ``analyse``.
+
+    ``threads`` and ``table_size`` (slots, the default
+    :data:`~engine.table.TABLE_SIZE` when None) go to the exact search's
+    :class:`Solver`, and to the estimates' :func:`analyse`. Exact scores are
+    the same with any number of threads; with more than one (the default is
+    one) the positions searched vary from run to run, so a column settled
+    near its share of the budget may be exact on one run and an estimate on
+    another.
 
     >>> from engine.rules import Rules
     >>> scores = column_scores(Game.from_moves("3,3,4,4", Rules(rows=6, columns=7)))
@@ -105,7 +119,8 @@ def column_scores(
             pending.append((column, child))
     if pending:
         share = time_budget / len(pending)
-        solver = Solver(rules)  # one table for all: sibling positions share subtrees
+        # One table for all: sibling positions share subtrees.
+        solver = Solver(rules, table_size=table_size or TABLE_SIZE, threads=threads)
         solver.deadline = deadline_for(start, time_budget, time_limit)
         nodes = max(len(pending), int(time_budget * _EXACT_SHARE * nodes_per_second(rules)))
         for index, (column, child) in enumerate(pending):
@@ -123,7 +138,11 @@ def column_scores(
                     left = start + time_limit - now()
                     limit = max(left, 0.0) / (len(pending) - index)
                 estimate = analyse(
-                    child_game, time_budget=share * (1 - _EXACT_SHARE), time_limit=limit
+                    child_game,
+                    time_budget=share * (1 - _EXACT_SHARE),
+                    time_limit=limit,
+                    threads=threads,
+                    table_size=table_size,
                 )
                 scores[column] = ColumnScore(-estimate.score, estimate.exact)
     return dict(sorted(scores.items()))

@@ -35,6 +35,8 @@ def choose_move(
     rng: random.Random | None = None,
     time_budget: float = 1.0,
     time_limit: float | None = None,
+    threads: int = 1,
+    table_size: int | None = None,
 ) -> int:
     """The column the computer plays at ``level`` (a key of :data:`LEVELS`).
 
@@ -43,6 +45,15 @@ def choose_move(
     exactly; the top level uses none. ``time_budget`` and ``time_limit``
     mean what they mean for :func:`analyse`: without a ``time_limit`` the
     move does not depend on how busy the machine is.
+
+    ``threads`` and ``table_size`` go to the top level's exact search (see
+    :func:`analyse`); the other levels search none. With one thread, the
+    default, the same position, level and seed always get the same move.
+    With more, the exact search's node counts vary from run to run: a
+    position it settles well within the budget still gets the same move
+    (the exact search breaks ties centre first), but one it settles near
+    the budget may be settled on one run and left to the heuristic on
+    another, whose move may differ.
 
     >>> game = Game.from_moves("0,6,0,6,0", Rules(rows=6, columns=7))
     >>> [choose_move(game, level, rng=random.Random(1)) for level in LEVELS]
@@ -58,7 +69,13 @@ def choose_move(
     position = position_of(game)
     top = max(LEVELS)
     if level == top:
-        move = analyse(game, time_budget=time_budget, time_limit=time_limit).move
+        move = analyse(
+            game,
+            time_budget=time_budget,
+            time_limit=time_limit,
+            threads=threads,
+            table_size=table_size,
+        ).move
         assert move is not None
         return move
     if rng is None:

@@ -166,7 +166,11 @@ def review_budget(moves: int, total: float = REVIEW_SECONDS) -> float:
 
 
 def review_steps(
-    game: Game, *, seconds_per_position: float | None = None
+    game: Game,
+    *,
+    seconds_per_position: float | None = None,
+    threads: int = 1,
+    table_size: int | None = None,
 ) -> Generator[tuple[int, int], None, GameReview]:
     """Review ``game``'s moves; yield ``(positions analysed, analyses in all)`` as it goes.
 
@@ -175,8 +179,11 @@ def review_steps(
     sharing :data:`REVIEW_SECONDS` (see there), else once with
     ``seconds_per_position``. Budgets are seconds of search on a quiet
     machine spent as node budgets: the same game and budget always give the
-    same review. The total grows when the second pass begins. The
-    generator's return value is the :class:`GameReview`.
+    same review (with one thread, the default: ``threads`` and
+    ``table_size`` go to every column_scores, where more threads may settle
+    a position near its budget on one run and not on another). The total
+    grows when the second pass begins. The generator's return value is the
+    :class:`GameReview`.
 
     Raises:
         UnsupportedGameError: the game is not for two players.
@@ -197,7 +204,9 @@ def review_steps(
     for index in todo:
         position = positions[index]
         assert position is not None
-        scores[index] = column_scores(position, time_budget=first)
+        scores[index] = column_scores(
+            position, time_budget=first, threads=threads, table_size=table_size
+        )
         done += 1
         yield done, total
     unsettled = [index for index in todo if not _settled(scores[index])]
@@ -207,7 +216,11 @@ def review_steps(
         for index in unsettled:
             position = positions[index]
             assert position is not None
-            scores[index] = _merged(scores[index], column_scores(position, time_budget=again))
+            scores[index] = _merged(
+                scores[index], column_scores(
+                    position, time_budget=again, threads=threads, table_size=table_size
+                )
+            )
             done += 1
             yield done, total
     players = [move.player for move in game.history]
@@ -233,9 +246,17 @@ def _merged(earlier: Scores | None, later: Scores) -> Scores:
     }
 
 
-def review(game: Game, *, seconds_per_position: float | None = None) -> GameReview:
+def review(
+    game: Game,
+    *,
+    seconds_per_position: float | None = None,
+    threads: int = 1,
+    table_size: int | None = None,
+) -> GameReview:
     """:func:`review_steps` run to the end, its progress ignored."""
-    steps = review_steps(game, seconds_per_position=seconds_per_position)
+    steps = review_steps(
+        game, seconds_per_position=seconds_per_position, threads=threads, table_size=table_size
+    )
     while True:
         try:
             next(steps)

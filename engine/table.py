@@ -112,8 +112,8 @@ SLOTS_PER_NODE = 4
 """Slots a budgeted search gets per position of its budget (see :func:`table_size_for`)."""
 
 
-def table_size_for(node_limit: int | None) -> int:
-    """Slots for a search of at most ``node_limit`` positions: a prime, at most TABLE_SIZE.
+def table_size_for(node_limit: int | None, *, most: int = TABLE_SIZE) -> int:
+    """Slots for a search of at most ``node_limit`` positions: a prime, at most ``most``.
 
     Each position stores at most one entry, so a search of ``n`` nodes
     needs no more than a few times ``n`` slots; a smaller table is a
@@ -121,15 +121,19 @@ def table_size_for(node_limit: int | None) -> int:
     search that touches the whole default table spends about 90 ms in page
     faults, more than a 33,000-node search (a third of a 1 s move) takes
     in C. Both backends get the same size, so they still explore alike.
+    ``most``, the user's table size (connect.py's ``--table-mb``), is the
+    upper limit, and the size of a search without a node limit.
 
     >>> table_size_for(None) == TABLE_SIZE, table_size_for(1000)
     (True, 4001)
+    >>> table_size_for(1000, most=1009), table_size_for(None, most=1009)
+    (1009, 1009)
     """
     if node_limit is None:
-        return TABLE_SIZE
+        return most
     candidate = max(257, SLOTS_PER_NODE * node_limit + 1)
-    if candidate >= TABLE_SIZE:
-        return TABLE_SIZE
+    if candidate >= most:
+        return most
     while not _is_prime(candidate):
         candidate += 1
     return candidate

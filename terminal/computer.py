@@ -29,6 +29,8 @@ class Computer:
         self._level = max(solver.LEVELS) if settings.level is None else settings.level
         self._rng: random.Random = random.Random(settings.seed)
         self._hint_budget = settings.think
+        self._threads = settings.threads
+        self._table_size = settings.table_size
         if settings.thorough:
             from engine.review import THOROUGH_SECONDS
 
@@ -44,6 +46,8 @@ class Computer:
             rng=self._rng,
             time_budget=self._think,
             time_limit=self._time_limit,
+            threads=self._threads,
+            table_size=self._table_size,
         )
 
     def hint(self, game: Game) -> str:
@@ -99,6 +103,12 @@ class Computer:
 
         key = (game.rules, tuple(game.moves))
         if self._scored is None or self._scored[0] != key:
-            scores = column_scores(game, time_budget=self._hint_budget, time_limit=self._time_limit)
+            scores = column_scores(
+                game,
+                time_budget=self._hint_budget,
+                time_limit=self._time_limit,
+                threads=self._threads,
+                table_size=self._table_size,
+            )
             self._scored = (key, scores)
         return self._scored[1]

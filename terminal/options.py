@@ -15,7 +15,10 @@ import argparse
 import os
 
 from engine import EngineError, Game, Rules, __version__, parse_moves
+from engine.bitboard import layout
+from engine.exact import MAX_THREADS
 from engine.solver import LEVELS
+from engine.table import table_size_for_megabytes
 
 from .errors import UsageError
 from .settings import TOKEN_ENVIRONMENT, Settings
@@ -30,6 +33,7 @@ __all__ = [
     "MAX_COLUMNS",
     "MAX_GAMES",
     "MAX_MOVES_FILE_BYTES",
+    "MAX_TABLE_MEGABYTES",
     "parse_options",
     "read_moves_file",
 ]
@@ -41,6 +45,9 @@ MAX_GAMES = 99
 # The longest record, 99 x 99 moves of 2 digits and a separator, is 29,403
 # bytes: a file far bigger is no record, and is not read into memory whole.
 MAX_MOVES_FILE_BYTES = 1 << 20
+# --table-mb's most: 16 GiB, a table every board's keys can number (the
+# compiled table numbers at most 2**32 - 1 slots of 8 or 16 bytes).
+MAX_TABLE_MEGABYTES = 16384
 
 
 def parse_options(args: list[str]) -> Settings:
@@ -84,6 +91,12 @@ def parse_options(args: list[str]) -> Settings:
     settings.review = options.review
     settings.thorough = options.thorough
     settings.pause = options.pause
+    if options.threads is not None:
+        settings.threads = options.threads
+    if options.table_mb is not None:
+        # The compiled table's slots: 8 bytes, 16 for keys past 64 bits.
+        bits = layout(settings.rules).bits
+        settings.table_size = table_size_for_megabytes(options.table_mb, key_bits=bits)
     if options.moves_file is not None:
         record: list[int] | str | None = read_moves_file(options.moves_file, settings.rules)
         source = "--moves-file"
@@ -142,6 +155,14 @@ def _refuse_ignored_options(options: argparse.Namespace) -> None:
         ("--time-limit", options.time_limit is not None, computer or hint,
          "--computer or --hint"),
         ("--pause", options.pause is not None, computer, "--computer"),
+    ]
+    # The exact searches: the top level's moves, the hints and the review.
+    perfect = computer and options.level in (None, max(LEVELS))
+    searched = perfect or hint or options.review
+    needed = f"--computer at level {max(LEVELS)}, --hint, --commands or --review"
+    checks += [
+        ("--threads", options.threads is not None, searched, needed),
+        ("--table-mb", options.table_mb is not None, searched, needed),
     ]
     # With --computer both nobody types: no ? and no commands.
     human = options.computer != "both"
@@ -358,6 +379,19 @@ def _build_parser() -> argparse.ArgumentParser:
     opponent.add_argument("--thorough", action="store_true",
                           help="let ?, ?? and --review take their time: up to 10 seconds "
                                "a position, to settle every column exactly where they can")
+    search = parser.add_argument_group(
+        "exact search",
+        "For the computer's moves at the top level, ?, ?? and --review.",
+    )
+    search.add_argument("--threads", type=board_size(MAX_THREADS), metavar="N",
+                        help=f"search with N threads on one table, 1-{MAX_THREADS} (default "
+                             f"1); the scores stay exact, but a move or score settled "
+                             f"near its budget may vary from run to run past 1")
+    search.add_argument("--table-mb", type=board_size(MAX_TABLE_MEGABYTES), metavar="M",
+                        help=f"the table of positions searched, in MiB, 1-"
+                             f"{MAX_TABLE_MEGABYTES}, at 8 bytes a slot (16 on boards "
+                             f"over 64 bits, 9 in pure Python); default 64 MiB of 8-byte "
+                             f"slots; the most a search takes, less for a short one")
     review = parser.add_argument_group("review")
     review.add_argument("--review", action="store_true",
                         help="review the game of --moves or --moves-file (or, with "

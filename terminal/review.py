@@ -19,6 +19,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from .settings import Settings
     from .steps import Conversation
 
 __all__ = ["PROGRESS_AFTER", "HEADING", "review_lines", "review_settings", "move_line",
@@ -34,19 +35,27 @@ HEADING = (
 
 
 def review_lines(
-    game: Game, seconds_per_position: float | None = None, clock: Callable[[], float] = time.monotonic
+    game: Game,
+    seconds_per_position: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    *,
+    threads: int = 1,
+    table_size: int | None = None,
 ) -> Conversation[None]:
     """The review of ``game``'s moves as lines to show, progress lines first when it runs long.
 
     ``seconds_per_position`` is the search budget of each position (the
     engine's default when None). A progress line comes once the review has
     run :data:`PROGRESS_AFTER` seconds by ``clock``, and at most one a
-    second after that.
+    second after that. ``threads`` and ``table_size`` go to the engine's
+    review (:func:`engine.review.review_steps`).
     """
     if not game.moves:
         yield Show("No moves to review.")
         return
-    steps = review_steps(game, seconds_per_position=seconds_per_position)
+    steps = review_steps(
+        game, seconds_per_position=seconds_per_position, threads=threads, table_size=table_size
+    )
     started = shown = clock()
     while True:
         try:
@@ -66,11 +75,16 @@ def review_lines(
         yield Show(summary_line(review, player))
 
 
-def review_settings(game: Game, thorough: bool) -> Conversation[None]:
-    """:func:`review_lines` at the budget the command line asked for (--thorough or not)."""
+def review_settings(game: Game, settings: Settings) -> Conversation[None]:
+    """:func:`review_lines` as the command line asked: --thorough or not, --threads, --table-mb."""
     from engine.review import THOROUGH_SECONDS
 
-    yield from review_lines(game, THOROUGH_SECONDS if thorough else None)
+    yield from review_lines(
+        game,
+        THOROUGH_SECONDS if settings.thorough else None,
+        threads=settings.threads,
+        table_size=settings.table_size,
+    )
 
 
 def _signed(score: int) -> str:

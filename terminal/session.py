@@ -52,7 +52,7 @@ def converse(settings: Settings, *, at_terminal: bool = False) -> Conversation[N
     if settings.review and not settings.commands:
         from .review import review_settings  # deferred for start-up speed
 
-        yield from review_settings(Game.from_moves(settings.moves, settings.rules), settings.thorough)
+        yield from review_settings(Game.from_moves(settings.moves, settings.rules), settings)
         return
     computer = _computer(settings) if settings.computer or settings.hint else None
     pacer = _pacer(settings, at_terminal) if settings.computer else None
@@ -116,7 +116,7 @@ def _game(
     if settings.review:
         from .review import review_settings  # deferred for start-up speed
 
-        yield from review_settings(game, settings.thorough)
+        yield from review_settings(game, settings)
     return outcome, quitter
 
 

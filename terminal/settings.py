@@ -52,6 +52,12 @@ class Settings:
         # that take their time (--thorough).
         self.review = False
         self.thorough = False
+        # The exact searches of the computer, the hints and the review:
+        # threads on one table (--threads; more than 1 gives up identical
+        # node counts, see engine.levels.choose_move) and the table's slots
+        # (--table-mb, converted; None: the engine's default).
+        self.threads = 1
+        self.table_size: int | None = None
         # Games in a row, sides swapping markers each game (--games).
         self.games = 1
         # Seconds between the computer's moves, or None: 1 s when it plays

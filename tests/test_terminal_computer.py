@@ -64,7 +64,7 @@ def test_the_hint_uses_the_thinking_options(monkeypatch):
     monkeypatch.setattr(columns, "column_scores", column_scores)
     settings = parse_options(["--hint", "--think", "2", "--time-limit", "3"])
     Computer(settings).hint(Game())
-    assert seen == {"time_budget": 2.0, "time_limit": 3.0}
+    assert seen == {"time_budget": 2.0, "time_limit": 3.0, "threads": 1, "table_size": None}
 
 
 def test_thorough_gives_the_hint_its_long_budget(monkeypatch):
@@ -78,7 +78,9 @@ def test_thorough_gives_the_hint_its_long_budget(monkeypatch):
 
     monkeypatch.setattr(columns, "column_scores", column_scores)
     Computer(parse_options(["--hint", "--thorough"])).hint(Game())
-    assert seen == {"time_budget": THOROUGH_SECONDS, "time_limit": None}
+    assert seen == {
+        "time_budget": THOROUGH_SECONDS, "time_limit": None, "threads": 1, "table_size": None
+    }
 
 
 def test_hint_and_scores_of_one_position_search_once(monkeypatch):
@@ -124,7 +126,7 @@ def test_estimates_are_words_off_the_exact_scale_and_the_legend_says_so(monkeypa
     assert scores == "Scores by column: 0:likely loss  1:likely win  2:unclear  3:+2"
     assert "likely win, unclear, likely loss: estimates, not proofs" in legend
     assert "best first: +, likely win, 0, unclear, -, likely loss" in legend
-    assert seen == {"time_budget": 2.0, "time_limit": 3.0}
+    assert seen == {"time_budget": 2.0, "time_limit": 3.0, "threads": 1, "table_size": None}
 
 
 def _shown_scores(line: str) -> dict[int, str]:

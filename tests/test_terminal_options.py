@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from connect_support import run_piped
 from engine import Rules
+from engine.exact import MAX_THREADS
+from engine.table import TABLE_SIZE, table_size_for_megabytes
 from terminal.errors import UsageError
-from terminal.options import MAX_MOVES_FILE_BYTES, parse_options, read_moves_file
+from terminal.options import (
+    MAX_MOVES_FILE_BYTES,
+    MAX_TABLE_MEGABYTES,
+    parse_options,
+    read_moves_file,
+)
 from terminal.settings import Settings
 
 
@@ -208,3 +216,100 @@ def test_join_takes_the_token_from_the_option_or_else_the_environment(monkeypatc
     assert parse_options(["--join", url, "--token", "typed"]).token == "typed"
     monkeypatch.delenv("CONNECT_FOUR_TOKEN")
     assert parse_options(["--join", url]).token is None
+
+
+# --- The exact search: --threads and --table-mb --------------------------------------------
+
+
+@pytest.mark.parametrize("option, value", [("--threads", "2"), ("--table-mb", "128")])
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        [],
+        ["--computer", "o", "--level", "4"],
+        ["--computer", "both", "--level", "1"],
+        ["--moves", "3,3"],
+    ],
+)
+def test_exact_search_options_are_refused_where_no_exact_search_runs(arguments, option, value):
+    with pytest.raises(UsageError) as caught:
+        parse_options([*arguments, option, value])
+    assert str(caught.value) == (
+        f"{option} does nothing without --computer at level 5, --hint, --commands or --review"
+    )
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["--computer", "o"],
+        ["--computer", "both", "--level", "5"],
+        ["--hint"],
+        ["--commands"],
+        ["--computer", "x", "--level", "2", "--hint"],
+        ["--moves", "3,3", "--review"],
+    ],
+)
+def test_exact_search_options_are_taken_where_an_exact_search_runs(arguments):
+    settings = parse_options([*arguments, "--threads", "3", "--table-mb", "1"])
+    assert settings.threads == 3
+    assert settings.table_size == table_size_for_megabytes(1)
+
+
+def test_exact_search_options_keep_the_engines_defaults_when_not_given():
+    settings = parse_options(["--computer", "o"])
+    assert (settings.threads, settings.table_size) == (1, None)
+    assert (Settings().threads, Settings().table_size) == (1, None)
+
+
+@pytest.mark.parametrize(
+    "rules, key_bits", [(["--rows", "6", "--columns", "7"], 64), (["--rows", "8", "--columns", "8"], 128)]
+)
+def test_table_megabytes_become_the_compiled_tables_slots_for_the_board(rules, key_bits):
+    settings = parse_options([*rules, "--hint", "--table-mb", "64"])
+    assert settings.table_size == table_size_for_megabytes(64, key_bits=key_bits)
+    if key_bits == 64:
+        assert settings.table_size == TABLE_SIZE  # 64 MiB is the default table
+
+
+@pytest.mark.parametrize(
+    "option, text, message",
+    [
+        ("--threads", "0", f"argument --threads: 0 is not between 1 and {MAX_THREADS}"),
+        ("--threads", str(MAX_THREADS + 1),
+         f"argument --threads: {MAX_THREADS + 1} is not between 1 and {MAX_THREADS}"),
+        ("--threads", "two", "argument --threads: 'two' is not a whole number"),
+        ("--threads", "-1", "argument --threads: '-1' is not a whole number"),
+        ("--table-mb", "0", f"argument --table-mb: 0 is not between 1 and {MAX_TABLE_MEGABYTES}"),
+        ("--table-mb", str(MAX_TABLE_MEGABYTES + 1),
+         f"argument --table-mb: {MAX_TABLE_MEGABYTES + 1} is not between 1 and "
+         f"{MAX_TABLE_MEGABYTES}"),
+        ("--table-mb", "1.5", "argument --table-mb: '1.5' is not a whole number"),
+    ],
+)
+def test_exact_search_options_out_of_range_are_refused_with_the_range(option, text, message):
+    with pytest.raises(UsageError) as caught:
+        parse_options(["--computer", "o", option, text])
+    assert str(caught.value) == message
+
+
+def test_the_largest_table_fits_every_board():
+    for key_bits in (64, 128):
+        assert table_size_for_megabytes(MAX_TABLE_MEGABYTES, key_bits=key_bits) > TABLE_SIZE
+
+
+def test_help_gives_the_exact_search_options_ranges_and_defaults():
+    text = " ".join((parse_options(["--help"]).message or "").split())
+    assert f"--threads N search with N threads on one table, 1-{MAX_THREADS} (default 1)" in text
+    assert f"--table-mb M the table of positions searched, in MiB, 1-{MAX_TABLE_MEGABYTES}" in text
+    assert "default 64 MiB" in text
+
+
+def test_the_computer_plays_a_game_with_two_threads_through_connect_py():
+    moves = "".join(f"{column}\n" for column in [3, 3, 3, 2, 4, 5, 1, 0, 6, 7] * 3).encode()
+    result = run_piped(moves, "--computer", "O", "--threads", "2", "--table-mb", "16")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == b""
+    output = result.stdout.decode()
+    assert output.count("Computer plays ") >= 3
+    assert output.rstrip().endswith("Game finished.")
