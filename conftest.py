@@ -50,6 +50,7 @@ SLOW_MODULES = frozenset(
         "tests/test_terminal_push.py",
         "tests/test_connect_pipe.py",
         "tests/test_exact_backends.py",
+        "tests/test_threads.py",
     }
 )
 
