@@ -90,8 +90,8 @@ SLOW_TESTS = frozenset(
         "tests/test_connectx.py::test_a_whole_game_on_kaggle_s_default_board",
         "tests/test_connectx.py::test_blocks_the_opponent_s_win_in_one",
         "tests/test_grid.py::test_a_larger_search_limit_settles_it",
-        "engine/levels.py::engine.levels.choose_move",
-        "engine/columns.py::engine.columns.column_scores",
+        "connect_four/engine/levels.py::connect_four.engine.levels.choose_move",
+        "connect_four/engine/columns.py::connect_four.engine.columns.column_scores",
     }
 )
 """Single tests (every parameter of each) that take a second or more."""
@@ -194,7 +194,7 @@ def no_opening_books(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
     For tests of the search itself, whose positions a shipped book would answer.
     """
-    from engine import book as book_module
+    from connect_four.engine import book as book_module
 
     monkeypatch.setattr(book_module, "DATA_DIR", tmp_path)
     monkeypatch.setattr(book_module, "_loaded", {})

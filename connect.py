@@ -6,7 +6,7 @@ board and add extras; none changes the default output.
 
 Every byte shown goes through this module's own ``print`` and ``input``:
 the course's grader runs this file with those two names replaced. The game
-itself is ``terminal.session``, which yields the steps of a conversation
+itself is ``connect_four.terminal.session``, which yields the steps of a conversation
 (lines to show, prompts to answer, pauses to wait) and does no I/O; this
 file only drives it, with every print, read, flush and sleep, and the
 engine only computes.
@@ -27,14 +27,14 @@ if sys.version_info < (3, 11):  # noqa: UP036 (pyproject says 3.11; older ones g
     )
     sys.exit(1)
 
-from terminal.errors import PlayAborted, UsageError
-from terminal.session import converse
-from terminal.settings import Settings
-from terminal.steps import Ask, Show
+from connect_four.terminal.errors import PlayAborted, UsageError
+from connect_four.terminal.session import converse
+from connect_four.terminal.settings import Settings
+from connect_four.terminal.steps import Ask, Show
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from terminal.typeahead import TypeAhead
+    from connect_four.terminal.typeahead import TypeAhead
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
             # Deferred for start-up speed: the parser (argparse, the solver's
             # levels) is loaded only when there are options, so the
             # assignment's game starts as fast as the bare interpreter allows.
-            from terminal.options import parse_options
+            from connect_four.terminal.options import parse_options
 
             settings = parse_options(args)
         else:
@@ -70,13 +70,13 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader went away (`connect.py | head`): stop quietly, with the
         # status a shell shows for a program stopped by SIGPIPE.
-        from terminal.streams import discard_output  # deferred: start-up speed
+        from connect_four.terminal.streams import discard_output  # deferred: start-up speed
 
         discard_output()
         return 141
     except EOFError:
         # Ctrl-D at a terminal leaves the cursor after the prompt.
-        from terminal.streams import prompt_on_screen  # deferred: start-up speed
+        from connect_four.terminal.streams import prompt_on_screen  # deferred: start-up speed
 
         start = "\n" if prompt_on_screen() else ""
         print(start + "connect.py: input ended before the game finished", file=sys.stderr)
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         # A second Ctrl-C while we shut down must not end in a traceback.
-        from terminal.streams import ignore_interrupts  # deferred: start-up speed
+        from connect_four.terminal.streams import ignore_interrupts  # deferred: start-up speed
 
         ignore_interrupts()
         # The cursor may sit after the prompt: end that line on stderr.
@@ -130,7 +130,7 @@ def _type_ahead(settings: Settings) -> TypeAhead | None:
     if settings.network is None:
         return None
     # Deferred for start-up speed: only a network game needs it.
-    from terminal.typeahead import type_ahead_of_stdin
+    from connect_four.terminal.typeahead import type_ahead_of_stdin
 
     keys = type_ahead_of_stdin()
     if keys is not None:
@@ -143,7 +143,7 @@ def _watched(settings: Settings) -> bool:
     if not settings.computer:
         return False
     # Deferred for start-up speed: only a game with the computer needs it.
-    from terminal.streams import is_terminal
+    from connect_four.terminal.streams import is_terminal
 
     return is_terminal(sys.stdout)
 

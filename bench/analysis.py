@@ -1,4 +1,4 @@
-"""How many columns ``engine.column_scores`` scores exactly, and how fast, by stones on the board.
+"""How many columns ``connect_four.engine.column_scores`` scores exactly, and how fast, by stones on the board.
 
 Run from the repository root, with the project installed (requirements.txt)::
 
@@ -30,12 +30,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from engine.accelerator import runs_native
-from engine.bitboard import Position
-from engine.columns import ColumnScore, column_scores
-from engine.database import NO_DATABASE_VARIABLE, load_database
-from engine.game import Game
-from engine.rules import Rules
+from connect_four.engine.accelerator import runs_native
+from connect_four.engine.bitboard import Position
+from connect_four.engine.columns import ColumnScore, column_scores
+from connect_four.engine.database import NO_DATABASE_VARIABLE, load_database
+from connect_four.engine.game import Game
+from connect_four.engine.rules import Rules
 
 STANDARD = Rules(rows=6, columns=7)
 ASSIGNMENT = Rules(rows=5, columns=8)

@@ -28,7 +28,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from engine import Game, Rules
+from connect_four.engine import Game, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 

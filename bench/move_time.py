@@ -18,9 +18,9 @@ import sys
 import time
 from pathlib import Path
 
-from engine.game import Game
-from engine.rules import Rules
-from engine.solver import LEVELS, choose_move
+from connect_four.engine.game import Game
+from connect_four.engine.rules import Rules
+from connect_four.engine.solver import LEVELS, choose_move
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,13 +9,13 @@ Two figures, in CPU time, each solver's table written once beforehand (as
 bench/solver.py does) so that page faults do not count:
 
 1. The same 7 x 6 positions (the Pons sample in tests/data, ``--repeats``
-   times) searched by ``engine._native`` and by ``engine._native128``: the
+   times) searched by ``connect_four.engine._native`` and by ``connect_four.engine._native128``: the
    same nodes in the same order, so the ratio of times is the cost of the
    wider integers alone (128-bit shifts and popcounts, 16-byte table
    entries, a 128-bit division per table probe).
 2. Random early positions of 7 x 6 (64-bit module) and of wide boards
    (8 x 8, 9 x 9, 7 rows x 12 columns, 10 x 10; 128-bit module) searched
-   with a node limit: the nodes a second that the budget of engine.budget
+   with a node limit: the nodes a second that the budget of connect_four.engine.budget
    assumes, board against board.
 
 Only figures are printed; nothing is asserted.
@@ -30,15 +30,15 @@ import time
 from pathlib import Path
 from unittest import mock
 
-import engine.accelerator as accelerator_module
-from engine.accelerator import accelerator, wide_accelerator
-from engine.bitboard import Position, layout
-from engine.budget import NATIVE_NODES_PER_SECOND
-from engine.convert import to_position
-from engine.errors import SearchAborted
-from engine.exact import Solver
-from engine.game import Game
-from engine.rules import Rules
+import connect_four.engine.accelerator as accelerator_module
+from connect_four.engine.accelerator import accelerator, wide_accelerator
+from connect_four.engine.bitboard import Position, layout
+from connect_four.engine.budget import NATIVE_NODES_PER_SECOND
+from connect_four.engine.convert import to_position
+from connect_four.engine.errors import SearchAborted
+from connect_four.engine.exact import Solver
+from connect_four.engine.game import Game
+from connect_four.engine.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -84,7 +84,7 @@ def narrow_board_on_both_widths(repeats: int) -> None:
         wide = Solver(STANDARD, backend="native")
     wide.touch_table()
     figures = []
-    for name, solver in (("engine._native (64-bit)", narrow), ("engine._native128", wide)):
+    for name, solver in (("connect_four.engine._native (64-bit)", narrow), ("connect_four.engine._native128", wide)):
         nodes, seconds = solve_all(solver, positions, None)
         figures.append((name, nodes, seconds))
     print(f"7 x 6, the Pons sample {repeats} times ({len(positions)} searches), the same nodes on both:")
@@ -135,7 +135,7 @@ def boards_under_a_node_limit(node_limit: int, count: int, seed: int) -> None:
             f"| {name:<22} | {layout(rules).bits:>4} | {nodes:>11,} | {seconds:>6.2f} |"
             f" {rate / 1e6:>9.2f} | {rate / narrow_rate:>7.2f} |"
         )
-    print(f"(engine.budget assumes {NATIVE_NODES_PER_SECOND / 1e6:g} M nodes a second on 64 bits)")
+    print(f"(connect_four.engine.budget assumes {NATIVE_NODES_PER_SECOND / 1e6:g} M nodes a second on 64 bits)")
     print()
 
 
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if accelerator() is None or wide_accelerator() is None:
-        print("engine._native or engine._native128 is not built (pip install -e .): nothing to measure")
+        print("connect_four.engine._native or connect_four.engine._native128 is not built (pip install -e .): nothing to measure")
         return 1
     narrow_board_on_both_widths(args.repeats)
     boards_under_a_node_limit(args.node_limit, args.positions, args.seed)

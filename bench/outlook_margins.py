@@ -1,10 +1,10 @@
 """How often a heuristic estimate's word (likely win, unclear, likely loss) is borne out.
 
 Draws random 7 x 6 positions of 8 to 14 stones (seeded), estimates each
-column with the heuristic search (as :func:`engine.columns.column_scores`
+column with the heuristic search (as :func:`connect_four.engine.columns.column_scores`
 does where its exact search runs out), solves the same column exactly, and
 prints, for each margin, how many estimates at or beyond it were wins,
-draws and losses: the measurement behind ``engine.outlook``'s
+draws and losses: the measurement behind ``connect_four.engine.outlook``'s
 LIKELY_WIN_MARGIN and LIKELY_LOSS_MARGIN.
 
 This is a measurement, not a test: it asserts nothing. Run it as
@@ -19,10 +19,10 @@ import random
 import time
 from collections import Counter
 
-from engine import Game, Rules, SearchAborted
-from engine.analysis import deepen, solve
-from engine.budget import now
-from engine.convert import to_position
+from connect_four.engine import Game, Rules, SearchAborted
+from connect_four.engine.analysis import deepen, solve
+from connect_four.engine.budget import now
+from connect_four.engine.convert import to_position
 
 MARGINS = (0, 8, 16, 24, 32, 48, 64)
 

@@ -1,6 +1,6 @@
 """Scale of the long poll: one service process holding many waiting clients at once.
 
-Starts ``python -m service`` (SQLite, access log off) on a free port of
+Starts ``python -m connect_four.service`` (SQLite, access log off) on a free port of
 127.0.0.1, creates ``--games`` games, and opens ``--waiters`` connections
 spread evenly over them from ``--processes`` client processes (asyncio raw
 sockets), each sending ``GET /drop_token/{gameId}/moves?start=0&wait=60``.
@@ -146,7 +146,7 @@ def start_server(db: str, connections: int) -> tuple[subprocess.Popen[bytes], in
     listener.listen(4096)
     port: int = listener.getsockname()[1]
     process = subprocess.Popen(
-        [sys.executable, "-m", "service", "--fd", str(listener.fileno()), "--db", db,
+        [sys.executable, "-m", "connect_four.service", "--fd", str(listener.fileno()), "--db", db,
          "--no-access-log", "--max-connections", str(connections)],
         cwd=REPOSITORY, pass_fds=(listener.fileno(),),
     )

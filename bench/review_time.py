@@ -20,8 +20,8 @@ import os
 import random
 import time
 
-from engine import Game, Rules
-from engine.review import THOROUGH_SECONDS, review
+from connect_four.engine import Game, Rules
+from connect_four.engine.review import THOROUGH_SECONDS, review
 
 BOARDS = {"7 x 6": Rules(rows=6, columns=7), "5 x 8": Rules(rows=5, columns=8)}
 """The issue's names: 7 columns by 6 rows, and the assignment's 5 rows by 8 columns."""

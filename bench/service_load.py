@@ -1,7 +1,7 @@
 """Load test of the drop-token service: many clients play many games to the end at once.
 
 For each count of ``--clients`` (16, 64 and 256 by default), starts
-``python -m service`` on a free port with a fresh temporary database (or
+``python -m connect_four.service`` on a free port with a fresh temporary database (or
 targets ``--url``), lets that many threads play ``--games`` games of random
 legal moves (a few players quit now and then), then prints moves per second,
 request latency percentiles and errors, and checks every game: its stored
@@ -55,7 +55,7 @@ from typing import Any
 import httpx
 
 from bench.postgres_cluster import Cluster, start_cluster
-from engine import Game, Rules
+from connect_four.engine import Game, Rules
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 
@@ -88,7 +88,7 @@ def free_port() -> int:
 def start_server(db: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "service", "--port", str(port), "--db", db, "--no-access-log"],
+        [sys.executable, "-m", "connect_four.service", "--port", str(port), "--db", db, "--no-access-log"],
         cwd=REPOSITORY,
     )
     url = f"http://127.0.0.1:{port}"

@@ -34,12 +34,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.accelerator import Backend, accelerator
-from engine.bitboard import Position
-from engine.convert import to_position
-from engine.game import Game
-from engine.rules import Rules
-from engine.solver import LEVELS, Solver, choose_move
+from connect_four.engine.accelerator import Backend, accelerator
+from connect_four.engine.bitboard import Position
+from connect_four.engine.convert import to_position
+from connect_four.engine.game import Game
+from connect_four.engine.rules import Rules
+from connect_four.engine.solver import LEVELS, Solver, choose_move
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -416,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
         backends: list[Backend] = []
         if not args.no_native:
             if accelerator() is None:
-                print("The accelerator engine._native is not built (pip install -e .): "
+                print("The accelerator connect_four.engine._native is not built (pip install -e .): "
                       "pure Python only.")
             else:
                 backends.append("native")

@@ -35,11 +35,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from engine.accelerator import runs_native
-from engine.bitboard import Position
-from engine.exact import Solver, check_threads
-from engine.rules import Rules
-from engine.table import TABLE_SIZE, table_size_for_megabytes
+from connect_four.engine.accelerator import runs_native
+from connect_four.engine.bitboard import Position
+from connect_four.engine.exact import Solver, check_threads
+from connect_four.engine.rules import Rules
+from connect_four.engine.table import TABLE_SIZE, table_size_for_megabytes
 
 STANDARD = Rules(rows=6, columns=7, connect=4)
 SMALL = Rules(rows=5, columns=8, connect=4)
@@ -124,7 +124,7 @@ def bitbully_racer(core: ModuleType) -> Racer:
 def project_racer(rules: Rules, table_size: int, threads: int) -> Racer:
     """The project's exact search (:meth:`Solver.score`), its table emptied before each position.
 
-    Without the 12-stone database (:mod:`engine.database`), as BitBully runs
+    Without the 12-stone database (:mod:`connect_four.engine.database`), as BitBully runs
     without its opening book: both search every position from scratch.
     """
     solver = Solver(

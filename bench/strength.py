@@ -25,12 +25,12 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from engine.book import lookup
-from engine.convert import to_position
-from engine.game import Game
-from engine.rules import Rules
-from engine.score import win_score
-from engine.solver import LEVELS, Solver, choose_move
+from connect_four.engine.book import lookup
+from connect_four.engine.convert import to_position
+from connect_four.engine.game import Game
+from connect_four.engine.rules import Rules
+from connect_four.engine.score import win_score
+from connect_four.engine.solver import LEVELS, Solver, choose_move
 
 BOARDS = {"7x6": Rules(rows=6, columns=7), "5x8": Rules(rows=5, columns=8)}
 """Boards by ``columns x rows``, as Pons and Tromp name them."""

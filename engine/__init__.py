@@ -132,3 +132,8 @@ __all__ = [
     "render",
     "solve",
 ]
+
+if __name__ != "connect_four.engine":
+    # This folder is the package connect_four.engine: imported under another name it
+    # would be a second copy, with exception classes of its own.
+    raise ImportError(f"import connect_four.engine, not {__name__}")

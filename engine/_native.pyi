@@ -8,7 +8,7 @@ BITS: int
 """Bits of a bitboard: 64."""
 COMPILER_HAS_INT128: int
 """1 where the compiler that built this module has ``unsigned __int128``, so
-that it could build ``engine._native128`` too, else 0."""
+that it could build ``connect_four.engine._native128`` too, else 0."""
 
 class Search:
     """The exact search of one board, with its transposition table."""

@@ -1,6 +1,6 @@
 """Type stub of the compiled search on 128-bit bitboards (engine/_native128.c).
 
-The same search as ``engine._native`` (one C source), taking boards of up
+The same search as ``connect_four.engine._native`` (one C source), taking boards of up
 to 128 bits; its ``Search`` is a class of its own with the same interface.
 """
 

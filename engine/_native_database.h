@@ -1,5 +1,5 @@
 /* The compiled search's leaf hook on the 12-stone 7 x 6 database of
- * engine.database: included by engine/_native_search.h before its Search
+ * connect_four.engine.database: included by engine/_native_search.h before its Search
  * type, which holds one Database and asks database_score at every node
  * with `stones` stones on the board, as the pure-Python search does.
  *
@@ -8,7 +8,7 @@
  * key: a signed big-endian 32-bit key and a value byte) and a 256-byte
  * table from a value byte to its Pons score (a signed byte, for the player
  * to move). The key of a position and of its mirror image are built from
- * one table per column field, as engine.database.database_keys builds
+ * one table per column field, as connect_four.engine.database.database_keys builds
  * them, and looked up by binary search.
  */
 #ifndef NATIVE_DATABASE_H

@@ -1,5 +1,5 @@
-/* The exact search of engine.exact, compiled: the body of engine._native
- * (64-bit bitboards, engine/_native.c) and engine._native128 (128-bit
+/* The exact search of connect_four.engine.exact, compiled: the body of connect_four.engine._native
+ * (64-bit bitboards, engine/_native.c) and connect_four.engine._native128 (128-bit
  * bitboards, engine/_native128.c). Each of those files defines
  * BITBOARD_BITS, MODULE_NAME and MODULE_INIT, then includes this one, so
  * both modules run the same search; only the width of a bitboard differs.
@@ -80,7 +80,7 @@ typedef unsigned __int128 bitboard;
  * the same, and its empty code is just as useless, so both prune alike. */
 #define CODE_OFFSET 64
 /* Nodes with at least this many empty cells look up their children in the
- * table before searching any (as engine.exact.ETC_MIN_EMPTY): nearer the
+ * table before searching any (as connect_four.engine.exact.ETC_MIN_EMPTY): nearer the
  * leaves the extra reads cost more than the positions they save (measured
  * on Begin-Hard: 11 % less CPU at 20, 5 % more at 12). */
 #define ETC_MIN_EMPTY 20
@@ -163,7 +163,7 @@ typedef struct Search {
     char apart_before[CACHE_LINE_PAIR];
     Worker workers[MAX_THREADS];
     char apart_after[CACHE_LINE_PAIR];
-    /* The 12-stone 7 x 6 database at the leaves (engine.database), if given. */
+    /* The 12-stone 7 x 6 database at the leaves (connect_four.engine.database), if given. */
     Database database;
     /* Set, under the GIL, while a search runs: the search lets the GIL go,
      * and another thread must not run, reset or rebuild the same table. */
@@ -405,7 +405,7 @@ static void helper_order(const Worker *w, Child *children, int n, int moves)
     memcpy(children, rotated, (size_t)n * sizeof(Child));
 }
 
-/* engine.exact's negamax: the exact score if it lies in [alpha, beta], else a
+/* connect_four.engine.exact's negamax: the exact score if it lies in [alpha, beta], else a
  * bound on the same side. `threats` are the winning cells of the player who
  * just moved; the player to move cannot win at once. */
 static int negamax(Worker *w, bitboard current, bitboard mask, int moves, int alpha, int beta,
@@ -821,7 +821,7 @@ static PyObject *Search_get_table_size(Search *self, void *Py_UNUSED(closure))
 static PyMethodDef Search_methods[] = {
     {"negamax", (PyCFunction)(void (*)(void))Search_negamax, METH_FASTCALL,
      "negamax(current, mask, moves, alpha, beta, threats, explored, check) -> (score, explored)\n"
-     "The search of engine.exact; check(explored) returns the next check or raises;\n"
+     "The search of connect_four.engine.exact; check(explored) returns the next check or raises;\n"
      "check None: no budget (only Ctrl-C is looked for)."},
     {"winning_cells", (PyCFunction)(void (*)(void))Search_winning_cells, METH_FASTCALL,
      "winning_cells(stones, mask) -> the empty cells that complete a chain of stones."},
@@ -830,7 +830,7 @@ static PyMethodDef Search_methods[] = {
      "Empty the table by writing all of it, so that no search pays for its first touch."},
     {"use_database", (PyCFunction)(void (*)(void))Search_use_database, METH_FASTCALL,
      "use_database(records, scores, stones): the search takes the score of a position of\n"
-     "`stones` stones from the database (engine.database's buffers); records None: none."},
+     "`stones` stones from the database (connect_four.engine.database's buffers); records None: none."},
     {"database_score", (PyCFunction)(void (*)(void))Search_database_score, METH_FASTCALL,
      "database_score(current, mask) -> the database's score of the position, or None."},
     {NULL, NULL, 0, NULL},
@@ -859,7 +859,7 @@ static PyTypeObject SearchType = {
 static struct PyModuleDef native_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = MODULE_NAME,
-    .m_doc = PyDoc_STR("The exact Connect Four search of engine.exact, compiled."),
+    .m_doc = PyDoc_STR("The exact Connect Four search of connect_four.engine.exact, compiled."),
     .m_size = -1,
 };
 

@@ -1,11 +1,11 @@
 """Which compiled search, if any, runs a position of given rules.
 
-The exact search (:mod:`engine.exact`) runs in pure Python (the reference,
+The exact search (:mod:`connect_four.engine.exact`) runs in pure Python (the reference,
 for any board) or in C (``engine/_native_search.h``, the same search line
 for line: same scores, moves and node counts) when the accelerator is built
-and the board's bitboard fits it: ``engine._native`` takes boards of up to
+and the board's bitboard fits it: ``connect_four.engine._native`` takes boards of up to
 64 bits (``columns * (rows + 1)``: 7 x 6, 5 x 8, 7 x 8 ...),
-``engine._native128`` those of 65 to 128 bits (8 x 8, 9 x 9, 10 x 10 ...)
+``connect_four.engine._native128`` those of 65 to 128 bits (8 x 8, 9 x 9, 10 x 10 ...)
 where the compiler has ``unsigned __int128``. A solver picks the
 accelerator by itself unless told otherwise (:data:`Backend`) or the
 environment variable ``CONNECT_FOUR_PURE_PYTHON`` is set to ``1``; this
@@ -38,22 +38,22 @@ __all__ = [
 ]
 
 Backend: TypeAlias = Literal["auto", "native", "python"]
-"""Which search a :class:`~engine.exact.Solver` runs: the accelerator where it
+"""Which search a :class:`~connect_four.engine.exact.Solver` runs: the accelerator where it
 can ("auto"), the accelerator or an error ("native"), or pure Python."""
 
 PURE_PYTHON_VARIABLE = "CONNECT_FOUR_PURE_PYTHON"
 """Set to ``1`` in the environment, "auto" solvers search in pure Python."""
 
 NARROW_BITS = 64
-"""The most bits of a board ``engine._native`` takes (``uint64_t`` bitboards)."""
+"""The most bits of a board ``connect_four.engine._native`` takes (``uint64_t`` bitboards)."""
 
 WIDE_BITS = 128
-"""The most bits of a board ``engine._native128`` takes (``unsigned __int128``
+"""The most bits of a board ``connect_four.engine._native128`` takes (``unsigned __int128``
 bitboards), and so any compiled search."""
 
 
 def accelerator() -> ModuleType | None:
-    """The compiled search on 64-bit bitboards, ``engine._native``, or None where it was not built."""
+    """The compiled search on 64-bit bitboards, ``connect_four.engine._native``, or None where it was not built."""
     try:
         from . import _native
     except ImportError:
@@ -62,10 +62,10 @@ def accelerator() -> ModuleType | None:
 
 
 def wide_accelerator() -> ModuleType | None:
-    """The compiled search on 128-bit bitboards, ``engine._native128``, or None where it was not built.
+    """The compiled search on 128-bit bitboards, ``connect_four.engine._native128``, or None where it was not built.
 
     It is left out where there is no C compiler, and where the compiler has
-    no ``unsigned __int128`` (``engine._native.COMPILER_HAS_INT128`` is 0).
+    no ``unsigned __int128`` (``connect_four.engine._native.COMPILER_HAS_INT128`` is 0).
     """
     try:
         from . import _native128
@@ -120,9 +120,9 @@ def pick_accelerator(rules: Rules, backend: Backend) -> ModuleType | None:
                 f"{rules!r} needs {bits}-bit bitboards; the accelerator takes at most {WIDE_BITS}"
             )
         if bits <= NARROW_BITS:
-            raise AcceleratorError("the accelerator engine._native is not built")
+            raise AcceleratorError("the accelerator connect_four.engine._native is not built")
         raise AcceleratorError(
-            f"the accelerator engine._native128 for boards of {NARROW_BITS + 1} to {WIDE_BITS}"
+            f"the accelerator connect_four.engine._native128 for boards of {NARROW_BITS + 1} to {WIDE_BITS}"
             " bits is not built (it needs a C compiler with unsigned __int128)"
         )
     return native
@@ -136,7 +136,7 @@ def runs_native(rules: Rules) -> bool:
 def nodes_per_second(rules: Rules) -> int:
     """Exact-search nodes that a second of budget buys a ``Solver(rules)`` with the default backend.
 
-    The rates of :mod:`engine.budget`: the pure-Python one, the 64-bit
+    The rates of :mod:`connect_four.engine.budget`: the pure-Python one, the 64-bit
     compiled one, or the 128-bit compiled one, whichever search runs.
     """
     native = pick_accelerator(rules, "auto")

@@ -4,9 +4,9 @@
 opening book where it holds the position, else tries the exact search on
 part of its budget and falls back to the deepening heuristic search on the
 rest, saying in its :class:`Analysis` which one answered. Budgets are spent
-as nodes (see :mod:`engine.budget`): about 80 times more of them for the
+as nodes (see :mod:`connect_four.engine.budget`): about 80 times more of them for the
 compiled search, which is that much faster (see
-:func:`engine.accelerator.nodes_per_second`).
+:func:`connect_four.engine.accelerator.nodes_per_second`).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class Analysis:
     """What a search found: a move, its score, and how much to trust them.
 
     ``exact`` True: ``score`` is the exact score in Pons' convention (see
-    the docstring of :mod:`engine.exact`) and ``move`` achieves it; ``depth`` is None when
+    the docstring of :mod:`connect_four.engine.exact`) and ``move`` achieves it; ``depth`` is None when
     the exact solver answered, or the horizon of the heuristic search that
     proved a win or loss (every line it searched ended within it).
     ``exact`` False: the position was too big for the budget; ``score`` is a
@@ -109,7 +109,7 @@ def solve(
 
     ``threads`` and ``table_size`` go to the :class:`Solver` (see
     :func:`analyse` for what threads give up); ``table_size`` (slots, the
-    default :data:`~engine.table.TABLE_SIZE` when None) is the upper limit of
+    default :data:`~connect_four.engine.table.TABLE_SIZE` when None) is the upper limit of
     the table the node budget sizes, and the table of a search without one.
 
     Raises:

@@ -59,7 +59,7 @@ class Layout:
     """Bits per column: the rows plus the sentinel."""
     bits: int
     """Bits of a bitboard, sentinels included: ``columns * height``; the compiled
-    search takes boards of at most 64 (engine._native) or 128 (engine._native128)."""
+    search takes boards of at most 64 (connect_four.engine._native) or 128 (connect_four.engine._native128)."""
     bottom_mask: Bitboard
     """The bottom cell of every column."""
     board_mask: Bitboard
@@ -203,10 +203,10 @@ def layout(rules: Rules) -> Layout:
 class Position:
     """A two-player position: the stones of the player to move, and all stones.
 
-    Columns are counted from 0. Unlike :class:`~engine.game.Game`, a
+    Columns are counted from 0. Unlike :class:`~connect_four.engine.game.Game`, a
     position does not stop at a win: it is the solver's scratch board, and
     the solver never plays past one. Ask :meth:`is_winning_move` first.
-    :func:`engine.convert.to_position` makes one from a game.
+    :func:`connect_four.engine.convert.to_position` makes one from a game.
 
     >>> position = Position.from_moves([3, 3, 4, 4, 5, 5])
     >>> position.is_winning_move(2), position.is_winning_move(6), position.can_win_next()

@@ -2,7 +2,7 @@
 
 :func:`reconstruct` does the work: it checks the board and searches for an
 order of moves that builds it. :func:`check_board` and :func:`board_winner`
-(the service's winner check) and :meth:`engine.Game.from_grid` (a game from a
+(the service's winner check) and :meth:`connect_four.engine.Game.from_grid` (a game from a
 framework's grid) all answer with it.
 
 The string lists the rows from top to bottom, as a grid is printed, each row
@@ -18,7 +18,7 @@ are the bottom row, where the first piece of each column lands::
     ABBXXXX   index 35-41   bottom row (row 0)
 
 Cells in messages are ``(row, column)`` from the bottom-left corner, as in
-:mod:`engine.game`, with the string index beside them.
+:mod:`connect_four.engine.game`, with the string index beside them.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def board_winner(
     >>> board_winner("AXXX" "XXXX" "XXXX" "BXXX", rows=4, columns=4)
     Traceback (most recent call last):
       ...
-    engine.errors.FloatingPieceError: piece 'A' at (3, 0) (index 0) floats above an empty cell
+    connect_four.engine.errors.FloatingPieceError: piece 'A' at (3, 0) (index 0) floats above an empty cell
 
     Raises:
         RulesError: the board size or chain length is not valid rules, or

@@ -1,8 +1,8 @@
 """Exact scores of opening positions, read from a data file on first use.
 
 An opening book holds the exact score (Pons' convention, see
-:mod:`engine.score`) of every position it knows, keyed by the smaller of
-the position's :meth:`~engine.bitboard.Position.key` and its mirror image's:
+:mod:`connect_four.engine.score`) of every position it knows, keyed by the smaller of
+the position's :meth:`~connect_four.engine.bitboard.Position.key` and its mirror image's:
 a position and its left-right mirror have the same score, so one entry
 serves both. Positions where the player to move wins at once are left out;
 their score follows from the move count alone.
@@ -69,7 +69,7 @@ def mirror_key(key: int, rules: Rules) -> int:
     """The key of the left-right mirror image of the position whose key is ``key``.
 
     A key holds one field of ``rows + 1`` bits per column (see
-    :meth:`~engine.bitboard.Position.key`); mirroring reverses their order.
+    :meth:`~connect_four.engine.bitboard.Position.key`); mirroring reverses their order.
 
     >>> rules = Rules(rows=6, columns=7)
     >>> mirror_key(Position.from_moves([0], rules).key(), rules) == Position.from_moves([6], rules).key()
@@ -96,7 +96,7 @@ def canonical_key(position: Position) -> int:
 
 
 def position_of_key(key: int, rules: Rules) -> Position:
-    """The position whose :meth:`~engine.bitboard.Position.key` is ``key``.
+    """The position whose :meth:`~connect_four.engine.bitboard.Position.key` is ``key``.
 
     >>> position_of_key(Position.from_moves([3, 3, 4]).key(), Rules()).moves
     3
@@ -326,7 +326,7 @@ def best_move(
     """``(column, score)``: a move achieving the exact score, found with the book.
 
     A move recorded in the book comes first. Otherwise, like
-    :meth:`engine.solver.Solver.best_move`, among equally good moves the one
+    :meth:`connect_four.engine.solver.Solver.best_move`, among equally good moves the one
     nearest the centre is chosen. Each move's score is the negated
     book score of the position after it. When the position is in the book
     but some of its children are not (the book's last ply), ``solve`` (an

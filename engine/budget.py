@@ -37,14 +37,14 @@ CPython does here on 7 x 6 (about 230,000 a second), so the node budget, not
 the clock, normally ends a search."""
 
 NATIVE_NODES_PER_SECOND = 8_000_000
-"""The same for the compiled search (``engine._native``), which does about
+"""The same for the compiled search (``connect_four.engine._native``), which does about
 9 million a second here when idle and 4 million with both cores busy. A
 second of budget is thus worth 80 times more nodes where the accelerator is
 built: answers are the same on an idle and a busy machine, but not with and
 without the accelerator."""
 
 WIDE_NATIVE_NODES_PER_SECOND = 5_500_000
-"""The same for the compiled search on 128-bit bitboards (``engine._native128``,
+"""The same for the compiled search on 128-bit bitboards (``connect_four.engine._native128``,
 boards of 65 to 128 bits such as 8 x 8), so that a second of budget takes
 about as long there as on 7 x 6. Measured here (bench/native_width.py, both
 cores busy with other work): the same 7 x 6 nodes cost 1.5 times as long on

@@ -1,9 +1,9 @@
 """The score of every playable column at once, as Pascal Pons' online solver shows it.
 
 Each column's score is the exact score (Pons' convention, for the player
-to move, see :mod:`engine.solver`) of playing there, from the opening book,
+to move, see :mod:`connect_four.engine.solver`) of playing there, from the opening book,
 the 12-stone database (7 x 6 with the ``database`` extra, see
-:mod:`engine.database`) or the exact search when one of them can tell in
+:mod:`connect_four.engine.database`) or the exact search when one of them can tell in
 time; otherwise a heuristic estimate, marked as such. With the database the
 search of a 7 x 6 position stops at 12 stones, so every column of every
 7 x 6 position is exact within the default budget (bench/analysis.py).
@@ -67,7 +67,7 @@ def column_scores(
     scored by rule; the others from the opening book or the database when
     either knows them, else by the exact search, which shares
     ``time_budget`` (seconds on a quiet machine, spent as node budgets like
-    :func:`engine.solver.analyse`) among the columns: each column's search
+    :func:`connect_four.engine.solver.analyse`) among the columns: each column's search
     may spend an equal part of what the searches before it left (a 12-stone
     7 x 6 position needs that: its columns' searches take up to 1.5 times an
     equal share). A column whose search does not end in its share gets a
@@ -75,14 +75,14 @@ def column_scores(
     time of all the searches together, as in ``analyse``.
 
     ``threads`` and ``table_size`` (slots, the default
-    :data:`~engine.table.TABLE_SIZE` when None) go to the exact search's
+    :data:`~connect_four.engine.table.TABLE_SIZE` when None) go to the exact search's
     :class:`Solver`, and to the estimates' :func:`analyse`. Exact scores are
     the same with any number of threads; with more than one (the default is
     one) the positions searched vary from run to run, so a column settled
     near its share of the budget may be exact on one run and an estimate on
     another.
 
-    >>> from engine.rules import Rules
+    >>> from connect_four.engine.rules import Rules
     >>> scores = column_scores(Game.from_moves("3,3,4,4", Rules(rows=6, columns=7)))
     >>> scores[2], scores[5], len(scores)
     (ColumnScore(score=18, exact=True), ColumnScore(score=18, exact=True), 7)

@@ -1,7 +1,7 @@
 """From the game a front end plays to the position the solver searches.
 
-:class:`~engine.game.Game` keeps the move list of any number of players and
-loads nothing heavy; :class:`~engine.bitboard.Position` is the two-player
+:class:`~connect_four.engine.game.Game` keeps the move list of any number of players and
+loads nothing heavy; :class:`~connect_four.engine.bitboard.Position` is the two-player
 bitboard of the searches. Neither module knows the other: the one
 conversion lives here.
 """

@@ -4,7 +4,7 @@ Markus Thill's BitBully ships, as the PyPI package ``bitbully-databases``
 (MIT; the project's ``database`` extra), the exact value and distance to the
 end of every position of the standard game (7 columns, 6 rows, four in a
 row) with 12 stones on the board. The exact search stops there
-(:mod:`engine.exact`, in Python and in C), which makes any position of that
+(:mod:`connect_four.engine.exact`, in Python and in C), which makes any position of that
 board solvable in well under a second. Without the package nothing here is
 found and every search runs as before.
 
@@ -104,7 +104,7 @@ _FIELD = (1 << (DATABASE_RULES.rows + 1)) - 1
 def database_keys(current: int, mask: int) -> tuple[int, int]:
     """The database keys of a 12-stone 7 x 6 position and of its mirror image.
 
-    ``current`` and ``mask`` are :class:`~engine.bitboard.Position`'s (the
+    ``current`` and ``mask`` are :class:`~connect_four.engine.bitboard.Position`'s (the
     player to move is the first player, with 12 stones).
 
     >>> position = Position.from_moves([0, 0, 1, 1, 2, 2, 4, 4, 5, 5, 6, 6], DATABASE_RULES)
@@ -131,7 +131,7 @@ def _signed(pattern: int) -> int:
 
 
 def score_of_value(value: int, stones: int = DATABASE_STONES, cells: int = 42) -> int:
-    """The database's ``value`` of a position of ``stones`` as Pons' score (see :mod:`engine.score`).
+    """The database's ``value`` of a position of ``stones`` as Pons' score (see :mod:`connect_four.engine.score`).
 
     ``+v`` wins with the ``(100 - v)``-th stone from now, that is with the
     board holding ``N = stones + 100 - v`` stones, which scores

@@ -46,7 +46,7 @@ class EngineError(ValueError):
     """Base class of every error the engine raises."""
 
 
-# === Rules and moves (engine.rules, engine.game, engine.notation) ===
+# === Rules and moves (connect_four.engine.rules, connect_four.engine.game, connect_four.engine.notation) ===
 
 
 class RulesError(EngineError):
@@ -77,7 +77,7 @@ class PlayerNotActiveError(EngineError):
     """The player is not in the game, or has quit it."""
 
 
-# === The solver (engine.bitboard, engine.levels, engine.budget, engine.accelerator, engine.book) ===
+# === The solver (connect_four.engine.bitboard, connect_four.engine.levels, connect_four.engine.budget, connect_four.engine.accelerator, connect_four.engine.book) ===
 
 
 class UnsupportedGameError(EngineError):
@@ -101,10 +101,10 @@ class BookFormatError(EngineError):
 
 
 class DatabaseFormatError(EngineError):
-    """The 12-stone database (engine.database) is truncated, of another format, or impossible."""
+    """The 12-stone database (connect_four.engine.database) is truncated, of another format, or impossible."""
 
 
-# === Boards no game could reach (engine.board_check) ===
+# === Boards no game could reach (connect_four.engine.board_check) ===
 
 
 class BoardError(EngineError):
@@ -177,7 +177,7 @@ class MoveOrderError(BoardError):
 class UndecidedBoardError(BoardError):
     """The bounded search neither found an order of moves nor proved there is none.
 
-    Only :meth:`engine.Game.from_grid` raises it: it needs the moves, where
+    Only :meth:`connect_four.engine.Game.from_grid` raises it: it needs the moves, where
     the winner check answers such a board unverified. A larger
     ``search_limit`` may settle it.
     """

@@ -6,13 +6,13 @@ ordering, loss-avoiding move filter, lower-bound entries), written for any
 board size and chain length, with enhanced transposition cutoffs near the
 root (:data:`ETC_MIN_EMPTY`).
 
-Scores follow Pons' convention (:mod:`engine.score`). The search runs in
+Scores follow Pons' convention (:mod:`connect_four.engine.score`). The search runs in
 pure Python (the reference, for any board) or in C
 (``engine/_native_search.h``, the same search line for line: same scores,
-moves and node counts); :mod:`engine.accelerator` chooses which.
+moves and node counts); :mod:`connect_four.engine.accelerator` chooses which.
 
 On 7 x 6 with the ``database`` extra installed, both searches take the
-score of every 12-stone position from :mod:`engine.database` instead of
+score of every 12-stone position from :mod:`connect_four.engine.database` instead of
 searching below it (``Solver(..., database=False)`` does not).
 """
 
@@ -33,7 +33,9 @@ from .table import TABLE_SIZE, TranspositionTable, check_table_size
 from .validate import is_int
 
 if TYPE_CHECKING:
-    from ._native import Search as NativeSearch  # engine._native128's has the same interface
+    from ._native import (
+        Search as NativeSearch,  # connect_four.engine._native128's has the same interface
+    )
 
 __all__ = ["ETC_MIN_EMPTY", "MAX_THREADS", "Solver", "check_threads"]
 
@@ -71,11 +73,11 @@ class Solver(BudgetedSearch):
     >>> solver.best_move(Position.from_moves([3, 3, 4, 4], solver.rules))
     (2, 18)
 
-    ``backend`` chooses the search (see :data:`~engine.accelerator.Backend`); :attr:`backend`
-    tells which one runs. The table (:mod:`engine.table`) keeps its
+    ``backend`` chooses the search (see :data:`~connect_four.engine.accelerator.Backend`); :attr:`backend`
+    tells which one runs. The table (:mod:`connect_four.engine.table`) keeps its
     ``table_size`` slots across searches until :meth:`reset`.
     ``explored`` counts the positions searched since the last reset.
-    ``database`` False leaves out :mod:`engine.database` (see :attr:`database`).
+    ``database`` False leaves out :mod:`connect_four.engine.database` (see :attr:`database`).
 
     ``threads`` above 1 runs that many threads on one shared table where the
     64-bit compiled search runs (:attr:`threads` tells how many run; other
@@ -87,7 +89,7 @@ class Solver(BudgetedSearch):
     Raises:
         AcceleratorError: ``backend="native"`` and the accelerator cannot run.
         ValueError: ``table_size`` or ``threads`` is out of range (see
-            :mod:`engine.table` and :data:`MAX_THREADS`).
+            :mod:`connect_four.engine.table` and :data:`MAX_THREADS`).
     """
 
     def __init__(

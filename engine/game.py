@@ -220,7 +220,7 @@ class Game:
         rows run from the top down unless ``top_down`` is False. A cell is
         ``empty`` or one of ``markers``, the first player's marker first.
         The game's history is an order of moves that builds the grid (one
-        of them, when several do; see :func:`engine.grid.moves_of_grid`); a
+        of them, when several do; see :func:`connect_four.engine.grid.moves_of_grid`); a
         won grid ends with the winning move.
 
         >>> game = Game.from_grid([[0, 0, 0], [0, 0, 0], [1, 2, 0]], Rules(3, 3, 3))
@@ -239,7 +239,7 @@ class Game:
                 the top down, row by row).
             UndecidedBoardError: the search for an order of moves ran out of
                 ``search_limit`` positions (default
-                :data:`engine.board_check.SEARCH_LIMIT`) before finding one or
+                :data:`connect_four.engine.board_check.SEARCH_LIMIT`) before finding one or
                 proving there is none: rare, and then for grids no game reaches.
         """
         from .grid import moves_of_grid

@@ -3,8 +3,8 @@
 Kaggle's ConnectX sends one flat list, top row first, 0 for an empty cell
 and 1 and 2 for the players; OpenSpiel and PettingZoo use a list of rows.
 :func:`moves_of_grid` reads either into the board string of
-:mod:`engine.board_check` and asks its :func:`~engine.board_check.reconstruct`
-for an order of moves; :meth:`engine.Game.from_grid` plays them.
+:mod:`connect_four.engine.board_check` and asks its :func:`~connect_four.engine.board_check.reconstruct`
+for an order of moves; :meth:`connect_four.engine.Game.from_grid` plays them.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def moves_of_grid(
 ) -> tuple[int, ...]:
     """Columns, in an order of play from the first player's marker, that build ``grid``.
 
-    See :meth:`engine.Game.from_grid` for the grid's forms and the errors;
+    See :meth:`connect_four.engine.Game.from_grid` for the grid's forms and the errors;
     messages call the first player's pieces A and the second's B.
 
     >>> moves_of_grid([0, 0, 1, 2], Rules(2, 2, 2))
@@ -47,7 +47,7 @@ def moves_of_grid(
     ... )
     Traceback (most recent call last):
       ...
-    engine.errors.MoveOrderError: no order of drops, ... 'BA', '')
+    connect_four.engine.errors.MoveOrderError: no order of drops, ... 'BA', '')
     """
     letter_of: dict[object, str] = {markers[0]: "A", markers[1]: "B", empty: "X"}
     if len(letter_of) != 3:

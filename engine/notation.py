@@ -28,7 +28,7 @@ def parse_column(text: str, rules: Rules) -> int:
     >>> parse_column("03", Rules())
     Traceback (most recent call last):
       ...
-    engine.errors.MoveSyntaxError: '03' is not a column number
+    connect_four.engine.errors.MoveSyntaxError: '03' is not a column number
 
     Raises:
         MoveSyntaxError: the text is not a column number.

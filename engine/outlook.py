@@ -1,6 +1,6 @@
 """What each column's score says, in words, and which columns are best: one voice for every front end.
 
-:func:`engine.columns.column_scores` gives each playable column an exact
+:func:`connect_four.engine.columns.column_scores` gives each playable column an exact
 score, or, where its search cannot settle the column in time, a heuristic
 estimate in arbitrary units. An estimate must never pass for an exact
 score, so it is shown as a word (:data:`LIKELY_WIN`, :data:`UNCLEAR`,
@@ -60,7 +60,7 @@ LIKELY_WIN_MARGIN = 48
 LIKELY_LOSS_MARGIN = 16
 """How far below 0 an estimate must be to be called a likely loss.
 
-The heuristic's units (:mod:`engine.heuristic`): a threat on a row that
+The heuristic's units (:mod:`connect_four.engine.heuristic`): a threat on a row that
 suits its owner is 16, an open three-stone window 21. Measured with
 ``bench/outlook_margins.py`` on 7 x 6 (random positions of 8 to 14 stones,
 each column's estimate against its exact score; two runs, 265 and 297
@@ -175,7 +175,7 @@ def position_outlook(
 ) -> PositionOutlook:
     """The outlook of every column after ``moves``, from plain values (a worker process's job).
 
-    ``time_budget`` and ``time_limit`` are :func:`~engine.columns.column_scores`'s.
+    ``time_budget`` and ``time_limit`` are :func:`~connect_four.engine.columns.column_scores`'s.
 
     >>> outlook = position_outlook(6, 7, 4, [3, 3, 4, 4])
     >>> outlook.columns[2], outlook.best, outlook.suggestion

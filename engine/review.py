@@ -1,7 +1,7 @@
 """A review of a whole game: each move's exact score, the best one available, and a verdict.
 
 Like a chess site's game review: every position of the game gets
-:func:`engine.columns.column_scores`, so each move is compared with the
+:func:`connect_four.engine.columns.column_scores`, so each move is compared with the
 best move its player had. Verdicts use exact scores only (Pons'
 convention, for the player who moved: positive wins, the larger the
 sooner; 0 draws; negative loses, the more negative the sooner):
@@ -175,7 +175,7 @@ def review_steps(
     """Review ``game``'s moves; yield ``(positions analysed, analyses in all)`` as it goes.
 
     Each position before a move, and the last one unless the game is over,
-    gets :func:`~engine.columns.column_scores`: by default in two passes
+    gets :func:`~connect_four.engine.columns.column_scores`: by default in two passes
     sharing :data:`REVIEW_SECONDS` (see there), else once with
     ``seconds_per_position``. Budgets are seconds of search on a quiet
     machine spent as node budgets: the same game and budget always give the

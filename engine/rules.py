@@ -21,7 +21,7 @@ class Rules(Value):
     >>> Rules(rows=0)
     Traceback (most recent call last):
       ...
-    engine.errors.RulesError: rows must be at least 1, got 0
+    connect_four.engine.errors.RulesError: rows must be at least 1, got 0
 
     A chain longer than every line of the board is refused, unless
     ``allow_unwinnable`` says that a game nobody can win is meant (the

@@ -13,8 +13,8 @@ sides play perfectly (the winner as fast as possible, the loser as slowly):
   :func:`win_score` ``(cells, n)``, the highest score a position can have.
 * negative: the player to move loses; minus the winner's score.
 
-The exact search (:mod:`engine.exact`) and the opening book
-(:mod:`engine.book`) both start a move choice the same way, here: a win now
+The exact search (:mod:`connect_four.engine.exact`) and the opening book
+(:mod:`connect_four.engine.book`) both start a move choice the same way, here: a win now
 needs no search (:func:`winning_move`), and when every move loses at once
 there is nothing to choose but a block (:func:`forced_move`).
 """

@@ -3,17 +3,17 @@
 The public face of the solver, gathered from the modules that do one job
 each:
 
-* :mod:`engine.score`: the score convention, and the moves it settles alone;
-* :mod:`engine.exact`: the exact search (:class:`Solver`), in pure Python or
+* :mod:`connect_four.engine.score`: the score convention, and the moves it settles alone;
+* :mod:`connect_four.engine.exact`: the exact search (:class:`Solver`), in pure Python or
   through the compiled accelerator;
-* :mod:`engine.accelerator`: which compiled search, if any, runs;
-* :mod:`engine.table`: its fixed-size transposition table;
-* :mod:`engine.heuristic`: the depth-limited search for positions too big;
-* :mod:`engine.analysis`: :func:`solve`, :func:`analyse` and the fallback
+* :mod:`connect_four.engine.accelerator`: which compiled search, if any, runs;
+* :mod:`connect_four.engine.table`: its fixed-size transposition table;
+* :mod:`connect_four.engine.heuristic`: the depth-limited search for positions too big;
+* :mod:`connect_four.engine.analysis`: :func:`solve`, :func:`analyse` and the fallback
   from the one search to the other;
-* :mod:`engine.levels`: the computer's levels and :func:`choose_move`;
-* :mod:`engine.budget`: node budgets and the clock's safety net;
-* :mod:`engine.errors`: every exception, SearchAborted and LevelError among them.
+* :mod:`connect_four.engine.levels`: the computer's levels and :func:`choose_move`;
+* :mod:`connect_four.engine.budget`: node budgets and the clock's safety net;
+* :mod:`connect_four.engine.errors`: every exception, SearchAborted and LevelError among them.
 """
 
 from __future__ import annotations

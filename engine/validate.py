@@ -43,7 +43,7 @@ def check_on_board(index: object, count: int, what: str = "column") -> int:
     >>> check_on_board(True, 8)
     Traceback (most recent call last):
       ...
-    engine.errors.ColumnOutOfRangeError: column True is not on the board (0-7)
+    connect_four.engine.errors.ColumnOutOfRangeError: column True is not on the board (0-7)
 
     Raises:
         ColumnOutOfRangeError: it is not; the message shows its repr.

@@ -1,4 +1,4 @@
-"""Run the service: ``python -m service [--host H] [--port P] [--db FILE_OR_URL]``."""
+"""Run the service: ``python -m connect_four.service [--host H] [--port P] [--db FILE_OR_URL]``."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> None:
     command's entry point.
     """
     parser = argparse.ArgumentParser(
-        prog="python -m service",
+        prog="python -m connect_four.service",
         description="Serve the drop-token game API and the board winner check.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> None:
             **options,
         )
     except StorageError as error:
-        print(f"python -m service: cannot open the database: {error}", file=sys.stderr)
+        print(f"python -m connect_four.service: cannot open the database: {error}", file=sys.stderr)
         sys.exit(1)
     protocol: type[GuardedH11Protocol] = GuardedH11Protocol
     if args.header_timeout is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from engine import Game
+from connect_four.engine import Game
 
 __all__ = ["CACHE_WEIGHT", "CachedGame", "GameCache"]
 

@@ -1,6 +1,6 @@
 """What the repository asks of a database: connections in a transaction, and schema steps.
 
-Both backends (:mod:`service.sqlite_store`, :mod:`service.postgres_store`)
+Both backends (:mod:`connect_four.service.sqlite_store`, :mod:`connect_four.service.postgres_store`)
 hand the repository a :class:`Connection` whose statements take ``?``
 placeholders, and bring their schema up to date at start-up with
 :func:`pending_migrations`. Neither the protocol nor the migrations know

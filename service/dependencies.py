@@ -1,6 +1,6 @@
 """What the routes need, as FastAPI dependencies: the store and the worker pools.
 
-The app made by :func:`service.main.create_app` holds both; a route asks
+The app made by :func:`connect_four.service.main.create_app` holds both; a route asks
 for them by type (``store: StoreDep``, ``pool: WinnerPoolDep``) and never
 reaches into the app itself, so a test may swap either through
 ``app.dependency_overrides``. Both are ``async``: they do no I/O, and an

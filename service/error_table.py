@@ -6,7 +6,7 @@ an error's method resolution order decides. :func:`answer_error` is the one
 exception handler that reads it, and :func:`install_error_handler` hands it
 every error an app can raise. Starlette's own refusals (no such path, a
 method the path does not take, the request limits of
-:mod:`service.guards`) carry their status themselves: :data:`HTTP_CODES`
+:mod:`connect_four.service.guards`) carry their status themselves: :data:`HTTP_CODES`
 names the code of each. Every error answers the one shape
 ``{"error": code, "detail": sentence}``.
 """
@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.routing import BaseRoute, Match
 
-from engine import (
+from connect_four.engine import (
     BoardCharacterError,
     BoardError,
     BoardLengthError,

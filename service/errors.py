@@ -3,7 +3,7 @@
 The engine's errors cover the game's rules; these cover what only the
 service knows about: stored games, player names and tokens, ranges of the
 move list, retries, the winner check's workers and the database. They say
-what happened, not how to answer it: :mod:`service.error_table` maps each
+what happened, not how to answer it: :mod:`connect_four.service.error_table` maps each
 class to its HTTP status and API code, in one table.
 """
 
@@ -33,7 +33,7 @@ __all__ = [
 
 
 class ServiceError(Exception):
-    """Base of the service's own errors (:mod:`service.error_table` gives each its answer)."""
+    """Base of the service's own errors (:mod:`connect_four.service.error_table` gives each its answer)."""
 
 
 class GameNotFoundError(ServiceError):

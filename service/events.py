@@ -5,7 +5,7 @@ future (and one timer) in :class:`EventHub`, keyed by its game. A move or
 quit stored by this process wakes its game's waiters at once
 (:meth:`EventHub.notify`, from the request's worker thread); moves stored by
 other processes reach the hub through a feed of the database's own
-(:mod:`service.move_feed`). A wake only says "this game changed": each
+(:mod:`connect_four.service.move_feed`). A wake only says "this game changed": each
 woken request reads the game again, and the requests woken together share
 one read (:meth:`EventHub.shared`), so a thousand spectators of one game
 cost one query, not a thousand.

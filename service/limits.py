@@ -49,7 +49,7 @@ MAX_WINNER_SIZE = 16
 """The most rows, and the most columns, of a board given to the winner check.
 
 Random games on 16 x 16 are verified well within the move-order search's
-budget (see engine.board_check.SEARCH_LIMIT)."""
+budget (see connect_four.engine.board_check.SEARCH_LIMIT)."""
 
 MAX_PAGE = 1000
 """The most game ids one page of ``GET /drop_token?limit=`` holds."""
@@ -110,7 +110,7 @@ the compiled search's 128-bit bitboards."""
 
 ANALYSIS_SECONDS = 1.0
 """One analysis's search budget, in seconds of search on a quiet machine
-(``engine.column_scores``'s ``time_budget``, the terminal hint's default)."""
+(``connect_four.engine.column_scores``'s ``time_budget``, the terminal hint's default)."""
 
 ANALYSIS_TIME_LIMIT = 3.0
 """The hard limit, in seconds of wall-clock time, on one analysis's search:
@@ -119,7 +119,7 @@ columns it leaves unsettled are answered as estimates."""
 ANALYSIS_WORKERS = 1
 """Worker processes that run analyses, apart from the winner check's: with
 both pools busy the two cores are theirs at a lower priority than the
-server's (see service.winner_pool.WORKER_NICENESS)."""
+server's (see connect_four.service.winner_pool.WORKER_NICENESS)."""
 
 ANALYSIS_WAITING = 4
 """Analyses that may wait for a worker; more at once are answered 503. Each
@@ -139,7 +139,7 @@ MAX_COMPUTER_SIZE = 16
 
 COMPUTER_THINK_SECONDS = 0.5
 """Each computer move's search budget, in seconds of search on a quiet machine, spent
-as a node count (see engine.budget): the same position and level get the same move
+as a node count (see connect_four.engine.budget): the same position and level get the same move
 however busy the machine is; a clock stops a runaway search after 5 s."""
 
 COMPUTER_WORKERS = 1

@@ -4,7 +4,7 @@ The route gives a ``read`` of the database that says whether its answer is
 news (a move the client has not seen, or the game is over); without news
 the request waits until the game changes or its time is up, then answers
 what the last read found, as a request without waiting would have. Waiting
-costs nothing while nobody moves (see :mod:`service.events`).
+costs nothing while nobody moves (see :mod:`connect_four.service.events`).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Build the web app: its store and worker pool, its routers, its guards and its error handler.
 
-Each resource is one router module (:mod:`service.routers`); each thing a
-route needs is one dependency (:mod:`service.dependencies`); every error
-is answered by the one table of :mod:`service.error_table`. Adding a router
+Each resource is one router module (:mod:`connect_four.service.routers`); each thing a
+route needs is one dependency (:mod:`connect_four.service.dependencies`); every error
+is answered by the one table of :mod:`connect_four.service.error_table`. Adding a router
 is one ``include_router`` line here.
 """
 
@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from engine import __version__
+from connect_four.engine import __version__
 
 from .error_table import install_error_handler
 from .events import EventHub
@@ -86,7 +86,7 @@ def create_app(
         title="Connect Four service",
         summary="The drop-token game API and a winner check for board strings.",
         description=describe_limits(max_body_bytes, body_timeout),
-        version=__version__,  # the one version of the project (engine.__version__)
+        version=__version__,  # the one version of the project (connect_four.engine.__version__)
         lifespan=lifespan,
     )
     # What the dependencies hand the routes (service/dependencies.py).

@@ -1,4 +1,4 @@
-"""Moves stored by other service processes, told to this process's :class:`~service.events.EventHub`.
+"""Moves stored by other service processes, told to this process's :class:`~connect_four.service.events.EventHub`.
 
 A move stored by this process wakes its waiters directly; these feeds
 carry the moves of the others, one feed per process, at a bounded cost:
@@ -57,7 +57,7 @@ CHANNEL = "drop_token_moves"
 RECONNECT_PAUSE = 1.0
 """Seconds between two tries to get the PostgreSQL listener connection back."""
 
-_log = logging.getLogger("service.move_feed")
+_log = logging.getLogger("connect_four.service.move_feed")
 
 
 class MoveFeed(Protocol):

@@ -1,6 +1,6 @@
 """Drop-token games in PostgreSQL, shared by any number of service processes and machines.
 
-Same tables and rules as on SQLite (:class:`~service.store.GameStore` holds
+Same tables and rules as on SQLite (:class:`~connect_four.service.repository.GameStore` holds
 them); what differs is how writers are kept apart. Every transaction runs
 on a connection from a bounded pool. A move's transaction reads the game's
 row ``FOR UPDATE``: the row stays locked until commit, so two requests for
@@ -15,7 +15,7 @@ a service process loses nothing acknowledged, and neither does a crash of
 the database server.
 
 Faults are never silent: every driver error becomes a
-:class:`~service.errors.StorageError` (a subclass per fault) after the transaction is
+:class:`~connect_four.service.errors.StorageError` (a subclass per fault) after the transaction is
 rolled back, by SQLSTATE: disk full, read-only, corrupt data, lock waits
 past their time, and the server unreachable (the base class itself).
 A connection found broken when its transaction begins is dropped and
@@ -133,7 +133,7 @@ class PostgresGameStore(GameStore):
     """Drop-token games in the PostgreSQL database at ``url``, safe to share between threads.
 
     ``read_only`` serves the games but refuses every write with
-    :class:`~service.errors.StorageReadOnlyError`. ``pool_size`` bounds this
+    :class:`~connect_four.service.errors.StorageReadOnlyError`. ``pool_size`` bounds this
     process's connections.
 
     Raises:

@@ -14,7 +14,7 @@ import secrets
 import uuid
 from dataclasses import dataclass
 
-from engine import Game, Rules
+from connect_four.engine import Game, Rules
 
 from .errors import GameNotFoundError, PlayerNotFoundError, TokenRejectedError, TokenRequiredError
 
@@ -71,7 +71,7 @@ def check_game_id(game_id: str) -> None:
     >>> check_game_id("no-such-game")
     Traceback (most recent call last):
     ...
-    service.errors.GameNotFoundError: there is no game 'no-such-game'
+    connect_four.service.errors.GameNotFoundError: there is no game 'no-such-game'
 
     Raises:
         GameNotFoundError: ``game_id`` does not look like a game id, so names no game.

@@ -2,8 +2,8 @@
 
 Two tables: ``games`` (players, board size, token hashes) and ``moves``, one
 row per drop or quit, keyed by ``(game_id, move_number)``. The engine's
-:class:`~engine.Game` decides every rule; it is rebuilt from the moves, but
-not on every request: a bounded cache (:mod:`service.cache`) keeps recently
+:class:`~connect_four.engine.Game` decides every rule; it is rebuilt from the moves, but
+not on every request: a bounded cache (:mod:`connect_four.service.cache`) keeps recently
 used games and catches each up with the moves stored since (other
 processes may share the database), so a request costs the same in a game
 of 10 or 10,000 moves.
@@ -12,10 +12,10 @@ the moves and updated in the same transaction as the move that ends the
 game; it serves to list the games in progress without replaying them.
 
 :class:`GameStore` holds every rule of storing games, written once; a
-subclass per database (:mod:`service.sqlite_store`,
-:mod:`service.postgres_store`) supplies connections, transactions, the
+subclass per database (:mod:`connect_four.service.sqlite_store`,
+:mod:`connect_four.service.postgres_store`) supplies connections, transactions, the
 schema and the mapping of its faults to
-:class:`~service.errors.StorageError`. Each move is one write transaction
+:class:`~connect_four.service.errors.StorageError`. Each move is one write transaction
 that reads how many moves there are, lets the engine validate the new one
 and inserts it; the subclass guarantees that two write transactions on one
 game never overlap (SQLite: one writer at a time; PostgreSQL: the game's
@@ -29,7 +29,7 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 
-from engine import (
+from connect_four.engine import (
     Game,
     Move,
     NotYourTurnError,

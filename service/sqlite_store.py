@@ -8,7 +8,7 @@ reaches the operating system before the response is sent, so killing the
 process loses no acknowledged move (a power cut may lose the last few).
 
 Storage faults are never silent. Every SQLite failure becomes a
-:class:`~service.errors.StorageError` (a subclass per fault) after
+:class:`~connect_four.service.errors.StorageError` (a subclass per fault) after
 the transaction is rolled back, so nothing is acknowledged that was not
 committed. Before each transaction the file at the path must still be the
 one opened: SQLite would go on writing into a deleted or moved file, which
@@ -105,9 +105,9 @@ class SqliteGameStore(GameStore):
     Each thread gets its own connection, opened on first use.
     ``max_pages``, when given, caps the database at that many pages (an
     operator's size limit; writes beyond it raise
-    :class:`~service.errors.StorageFullError`). ``read_only`` serves the
+    :class:`~connect_four.service.errors.StorageFullError`). ``read_only`` serves the
     games but refuses every write with
-    :class:`~service.errors.StorageReadOnlyError` (for backups and maintenance).
+    :class:`~connect_four.service.errors.StorageReadOnlyError` (for backups and maintenance).
 
     Raises:
         StorageError: the file cannot be opened as a database (its subclass

@@ -6,9 +6,9 @@ is the one the winner check uses, and ``POST /analysis`` has its own (see
 the other. A check costs up to some 10 ms of CPU (the engine's search budget). Run in
 the server's own threads, a flood of them would hold the interpreter lock
 and starve move posting; in a separate process they take at most
-:data:`~service.limits.WINNER_WORKERS` cores. At most ``workers + waiting``
+:data:`~connect_four.service.limits.WINNER_WORKERS` cores. At most ``workers + waiting``
 checks are in flight; one more is refused with
-:class:`~service.errors.WinnerBusyError` after a short pause, which
+:class:`~connect_four.service.errors.WinnerBusyError` after a short pause, which
 costs the server almost nothing, so a flood is paced, not served.
 """
 
@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
-from engine.board_check import BoardVerdict, check_board
+from connect_four.engine.board_check import BoardVerdict, check_board
 
 from .errors import AnalysisBusyError, ComputerBusyError, ServiceError, WinnerBusyError
 from .limits import (
@@ -85,7 +85,7 @@ class WorkerPool:
 
     The processes start on the first job and are restarted if one dies.
     A job beyond the capacity, or one whose worker died, raises ``busy``
-    (a 503 :class:`~service.errors.ServiceError`) naming the ``work``.
+    (a 503 :class:`~connect_four.service.errors.ServiceError`) naming the ``work``.
     """
 
     def __init__(
@@ -166,7 +166,7 @@ class WorkerPool:
 
 
 class WinnerPool(WorkerPool):
-    """The winner checks' pool: :data:`~service.limits.WINNER_WORKERS` processes by default."""
+    """The winner checks' pool: :data:`~connect_four.service.limits.WINNER_WORKERS` processes by default."""
 
     def __init__(
         self,
@@ -186,7 +186,7 @@ class WinnerPool(WorkerPool):
         Raises:
             WinnerBusyError: ``capacity`` checks are already in flight, or a
                 worker died during this one.
-            RulesError, BoardError: as :func:`engine.board_check.check_board`.
+            RulesError, BoardError: as :func:`connect_four.engine.board_check.check_board`.
         """
         return await self.run(check_board, board, rows, columns, connect, first)
 

@@ -11,3 +11,8 @@ reads and waits. They form layers, each importing only the ones below it
 - leaves, importing none of their siblings: ``errors``, ``settings``,
   ``steps``, ``dialog``, ``match``, ``pacing``, ``streams``.
 """
+
+if __name__ != "connect_four.terminal":
+    # This folder is the package connect_four.terminal: imported under another name it
+    # would be a second copy, with exception classes of its own.
+    raise ImportError(f"import connect_four.terminal, not {__name__}")

@@ -8,7 +8,7 @@ only when a command can be typed.
 
 from __future__ import annotations
 
-from engine import Game
+from connect_four.engine import Game
 
 from .dialog import MARKERS
 

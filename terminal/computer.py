@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 
-from engine import Game, Rules, solver
+from connect_four.engine import Game, Rules, solver
 
 from .settings import Settings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from engine.columns import ColumnScore
+    from connect_four.engine.columns import ColumnScore
 
 __all__ = ["Computer"]
 
@@ -32,7 +32,7 @@ class Computer:
         self._threads = settings.threads
         self._table_size = settings.table_size
         if settings.thorough:
-            from engine.review import THOROUGH_SECONDS
+            from connect_four.engine.review import THOROUGH_SECONDS
 
             self._hint_budget = THOROUGH_SECONDS
         # The last position scored, so that ? and ?? on it agree without searching twice.
@@ -56,7 +56,7 @@ class Computer:
         It comes from the same scores as :meth:`column_scores` (``??``), so
         it always names a column that ``??`` ranks best.
         """
-        from engine.outlook import DRAW, LOSS, WIN, outlook, suggestion
+        from connect_four.engine.outlook import DRAW, LOSS, WIN, outlook, suggestion
 
         scores = self._scores(game)
         column = suggestion(scores, game.rules)
@@ -82,7 +82,7 @@ class Computer:
         column the search cannot settle in the thinking time gets a word
         for its estimate (likely win, unclear, likely loss), never a number.
         """
-        from engine.outlook import outlook  # deferred: start-up speed (?? only)
+        from connect_four.engine.outlook import outlook  # deferred: start-up speed (?? only)
 
         scores = self._scores(game)
         line = "  ".join(
@@ -99,7 +99,7 @@ class Computer:
 
     def _scores(self, game: Game) -> dict[int, ColumnScore]:
         """The column scores of ``game``'s position, computed once for ``?`` and ``??`` alike."""
-        from engine.columns import column_scores
+        from connect_four.engine.columns import column_scores
 
         key = (game.rules, tuple(game.moves))
         if self._scored is None or self._scored[0] != key:

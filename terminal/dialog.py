@@ -9,7 +9,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from engine import Game
+    from connect_four.engine import Game
 
 __all__ = ["MARKERS", "PROMPT", "FINISHED", "typed_line", "invalid_move", "ending"]
 
@@ -39,7 +39,7 @@ def invalid_move(game: Game) -> str:
 def ending(game: Game, *, final_grid: str | None, announce: bool) -> list[str]:
     """The lines after ``game`` ended: its final grid (None after a quit), and --announce's.
 
-    >>> from engine import Game
+    >>> from connect_four.engine import Game
     >>> ending(Game.from_moves("0,1,0,1,0,1,0"), final_grid=None, announce=True)
     ['Game finished.', 'X wins.', 'Moves: 0,1,0,1,0,1,0']
     """

@@ -1,19 +1,19 @@
 """How the players' discs look on the terminal: letters, case and ANSI colour.
 
-engine.render draws any marker strings it is given; the terminal's choices
+connect_four.engine.render draws any marker strings it is given; the terminal's choices
 (lowercase while playing for --highlight, colour for --color, the winning
 line picked out or not) live here.
 """
 
 from __future__ import annotations
 
-from engine import render
+from connect_four.engine import render
 
 from .dialog import MARKERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from engine import Game
+    from connect_four.engine import Game
 
 __all__ = ["RESET", "DISC_COLOURS", "WINNING", "Discs"]
 

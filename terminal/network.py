@@ -5,17 +5,17 @@ through :class:`DropTokenClient`: one HTTP request per call, each with a
 timeout, each answer read up to :data:`MAX_RESPONSE_BYTES` and checked
 against what the API promises before anything in it is used. Whatever the
 server sends, a call returns checked values or raises one of (all in
-:mod:`terminal.errors`):
+:mod:`connect_four.terminal.errors`):
 
-- :class:`~terminal.errors.ServerUnreachable`: no answer this time
+- :class:`~connect_four.terminal.errors.ServerUnreachable`: no answer this time
   (refused, reset, timed out, or a 502/503/504 of a service restarting);
   the caller may retry.
-- :class:`~terminal.errors.ServiceRefused`: the service answered with an
+- :class:`~connect_four.terminal.errors.ServiceRefused`: the service answered with an
   error of its own.
-- :class:`~terminal.errors.BadResponse`: the answer is not one the API gives.
+- :class:`~connect_four.terminal.errors.BadResponse`: the answer is not one the API gives.
 
 A leaf of the game: it imports the standard library and
-:mod:`terminal.errors` only, never the session, the options or the engine.
+:mod:`connect_four.terminal.errors` only, never the session, the options or the engine.
 It is imported only for a network game: the assignment's game never loads
 urllib, json or http.
 """

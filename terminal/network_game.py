@@ -8,12 +8,12 @@ joining or restarted client replays it, and a service restarted on the
 same database carries on; the service holds each read until the friend
 has moved (a long poll), so the move shows the moment it is stored. A request with no answer is retried with growing
 pauses for :data:`RETRY_SECONDS`, with one line saying so, before the game
-gives up with :class:`~terminal.errors.ConnectionLost`. A game this client
+gives up with :class:`~connect_four.terminal.errors.ConnectionLost`. A game this client
 leaves before its end (Ctrl-C, end of input) is quit on the service, so the
 friend's client ends too.
 
-Like the local game (:mod:`terminal.session`) this is a conversation of
-steps (:mod:`terminal.steps`): it sends the service its requests, but
+Like the local game (:mod:`connect_four.terminal.session`) this is a conversation of
+steps (:mod:`connect_four.terminal.steps`): it sends the service its requests, but
 shows, reads and waits only through the steps it yields to connect.py.
 """
 
@@ -26,7 +26,7 @@ import sys
 import time
 from functools import partial
 
-from engine import EngineError, Game, Rules, parse_column, render
+from connect_four.engine import EngineError, Game, Rules, parse_column, render
 
 from .dialog import MARKERS, PROMPT, ending, invalid_move, typed_line
 from .discs import Discs

@@ -5,7 +5,7 @@ connect.py to print, because the course's grader sees only connect.py's own
 ``print``. connect.py imports this module only when there is a command
 line to read, so argparse and the solver's levels cost the assignment's
 game nothing; the network client is loaded only for a network game. The
-settings themselves live in :mod:`terminal.settings`, which every module
+settings themselves live in :mod:`connect_four.terminal.settings`, which every module
 reads.
 """
 
@@ -14,11 +14,11 @@ from __future__ import annotations
 import argparse
 import os
 
-from engine import EngineError, Game, Rules, __version__, parse_moves
-from engine.bitboard import layout
-from engine.exact import MAX_THREADS
-from engine.solver import LEVELS
-from engine.table import table_size_for_megabytes
+from connect_four.engine import EngineError, Game, Rules, __version__, parse_moves
+from connect_four.engine.bitboard import layout
+from connect_four.engine.exact import MAX_THREADS
+from connect_four.engine.solver import LEVELS
+from connect_four.engine.table import table_size_for_megabytes
 
 from .errors import UsageError
 from .settings import TOKEN_ENVIRONMENT, Settings
@@ -412,7 +412,7 @@ def _build_parser() -> argparse.ArgumentParser:
     network = parser.add_argument_group(
         "network game",
         "Play a friend on another machine through the drop-token service\n"
-        "(python -m service). --server creates the game, you play X, and prints\n"
+        "(python -m connect_four.service). --server creates the game, you play X, and prints\n"
         "the one command your friend runs to join it; moves survive a restart\n"
         "of the service. Ctrl-C quits the game on the server too.",
     )

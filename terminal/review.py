@@ -1,6 +1,6 @@
 """The text of a game review (--review): one line per move, then a summary per player.
 
-:mod:`engine.review` computes the review; this module turns it into lines
+:mod:`connect_four.engine.review` computes the review; this module turns it into lines
 for connect.py to print, with a progress line now and then while a long
 review runs. Loaded only for --review.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import time
 
-from engine import Game
-from engine.review import BEST, GameReview, MoveReview, review_steps
+from connect_four.engine import Game
+from connect_four.engine.review import BEST, GameReview, MoveReview, review_steps
 
 from .dialog import MARKERS
 from .steps import Show
@@ -48,7 +48,7 @@ def review_lines(
     engine's default when None). A progress line comes once the review has
     run :data:`PROGRESS_AFTER` seconds by ``clock``, and at most one a
     second after that. ``threads`` and ``table_size`` go to the engine's
-    review (:func:`engine.review.review_steps`).
+    review (:func:`connect_four.engine.review.review_steps`).
     """
     if not game.moves:
         yield Show("No moves to review.")
@@ -77,7 +77,7 @@ def review_lines(
 
 def review_settings(game: Game, settings: Settings) -> Conversation[None]:
     """:func:`review_lines` as the command line asked: --thorough or not, --threads, --table-mb."""
-    from engine.review import THOROUGH_SECONDS
+    from connect_four.engine.review import THOROUGH_SECONDS
 
     yield from review_lines(
         game,

@@ -1,9 +1,9 @@
 """The terminal game as a conversation: lines to show, prompts to answer, pauses to wait.
 
 :func:`converse` plays a game (or a match of ``--games``) and yields each
-step as a :class:`~terminal.steps.Show` (a line), an
-:class:`~terminal.steps.Ask` (a prompt, whose typed answer is sent back
-in) or a :class:`~terminal.steps.Wait` (a pause). It does no I/O: it
+step as a :class:`~connect_four.terminal.steps.Show` (a line), an
+:class:`~connect_four.terminal.steps.Ask` (a prompt, whose typed answer is sent back
+in) or a :class:`~connect_four.terminal.steps.Wait` (a pause). It does no I/O: it
 neither prints, reads nor sleeps. connect.py drives it with its own
 ``print`` and ``input``, because the course's grader sees only those two;
 and the logic lives here, in a module, because a script run as ``__main__``
@@ -12,7 +12,7 @@ is compiled again on every start.
 
 from __future__ import annotations
 
-from engine import EngineError, Game, Outcome, parse_column, render
+from connect_four.engine import EngineError, Game, Outcome, parse_column, render
 
 from .dialog import PROMPT, ending, invalid_move, typed_line
 from .discs import Discs

@@ -1,7 +1,7 @@
 """What the command line asked for: the settings of one game or match, read by every module.
 
 A leaf: it imports only the engine's rules, none of its siblings, so the
-parser (terminal.options) fills these in and the session, the computer and
+parser (connect_four.terminal.options) fills these in and the session, the computer and
 the network game read them without importing one another. The defaults
 are the assignment's game.
 
@@ -13,7 +13,7 @@ elsewhere) or else a person at this terminal.
 
 from __future__ import annotations
 
-from engine import Rules
+from connect_four.engine import Rules
 
 __all__ = ["TOKEN_ENVIRONMENT", "Settings"]
 
@@ -54,7 +54,7 @@ class Settings:
         self.thorough = False
         # The exact searches of the computer, the hints and the review:
         # threads on one table (--threads; more than 1 gives up identical
-        # node counts, see engine.levels.choose_move) and the table's slots
+        # node counts, see connect_four.engine.levels.choose_move) and the table's slots
         # (--table-mb, converted; None: the engine's default).
         self.threads = 1
         self.table_size: int | None = None

@@ -1,6 +1,6 @@
 """The steps of the game's conversation: a line to show, a prompt to ask, a pause to wait.
 
-The conversation (:func:`terminal.session.converse`) yields these and does
+The conversation (:func:`connect_four.terminal.session.converse`) yields these and does
 no I/O; connect.py does what each says with its own ``print``, ``input``
 and clock, because the course's grader sees only connect.py's ``print`` and
 ``input``. A :class:`Ask`'s typed answer is sent back into the generator;

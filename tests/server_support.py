@@ -36,7 +36,7 @@ def listening_socket() -> socket.socket:
 
 
 class Server:
-    """``python -m service`` in a child process on 127.0.0.1, ``options`` on its command line.
+    """``python -m connect_four.service`` in a child process on 127.0.0.1, ``options`` on its command line.
 
     With ``keep_listening`` the test keeps its own copy of the listening
     socket: the server can be stopped and started again on the same port,
@@ -65,7 +65,7 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "service", "--fd", str(self.listener.fileno()),
+        return [sys.executable, "-m", "connect_four.service", "--fd", str(self.listener.fileno()),
                 "--db", str(self.db), "--no-access-log", *self.options]
 
     def start(self) -> None:

@@ -7,21 +7,26 @@ from pathlib import Path
 
 import pytest
 
-from engine.accelerator import PURE_PYTHON_VARIABLE, Backend, accelerator, wide_accelerator
+from connect_four.engine.accelerator import (
+    PURE_PYTHON_VARIABLE,
+    Backend,
+    accelerator,
+    wide_accelerator,
+)
 
 SAMPLE = Path(__file__).parent / "data" / "pons_sample.txt"
 
 NOT_BUILT = (
-    "the accelerator engine._native is not built: `pip install -e .` builds it "
+    "the accelerator connect_four.engine._native is not built: `pip install -e .` builds it "
     "with the machine's C compiler"
 )
 
 WIDE_NOT_BUILT = (
-    "the accelerator engine._native128 (boards of 65 to 128 bits) is not built: "
+    "the accelerator connect_four.engine._native128 (boards of 65 to 128 bits) is not built: "
     "`pip install -e .` builds it where the C compiler has unsigned __int128"
 )
 
-NO_INT128 = "this C compiler has no unsigned __int128: engine._native128 cannot be built"
+NO_INT128 = "this C compiler has no unsigned __int128: connect_four.engine._native128 cannot be built"
 
 
 def pons_sample() -> list[tuple[str, list[int], int]]:

@@ -1,4 +1,4 @@
-"""Tests of engine.bitboard: the bitboard agrees with the engine Game."""
+"""Tests of connect_four.engine.bitboard: the bitboard agrees with the engine Game."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import engine.bitboard as bitboard_module
-from engine.bitboard import Position, layout
-from engine.convert import to_position
-from engine.errors import ColumnFullError, ColumnOutOfRangeError, UnsupportedGameError
-from engine.game import Game
-from engine.rules import Rules
+import connect_four.engine.bitboard as bitboard_module
+from connect_four.engine.bitboard import Position, layout
+from connect_four.engine.convert import to_position
+from connect_four.engine.errors import ColumnFullError, ColumnOutOfRangeError, UnsupportedGameError
+from connect_four.engine.game import Game
+from connect_four.engine.rules import Rules
 
 
 @st.composite
@@ -183,7 +183,7 @@ def test_layout_counts_the_bits_of_a_bitboard_with_sentinels(
 
 
 def test_the_bitboard_module_does_not_import_the_game() -> None:
-    """The solver's board stands alone; engine.convert turns a Game into a Position."""
+    """The solver's board stands alone; connect_four.engine.convert turns a Game into a Position."""
     source = Path(bitboard_module.__file__).read_text()
     imported = {
         node.module
@@ -191,4 +191,4 @@ def test_the_bitboard_module_does_not_import_the_game() -> None:
         if isinstance(node, ast.ImportFrom) and node.module is not None
     }
     assert "rules" in imported  # the walk sees the module's relative imports
-    assert "game" not in imported and "engine.game" not in imported
+    assert "game" not in imported and "connect_four.engine.game" not in imported

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import Game, Rules, RulesError, Status
-from engine.board_check import (
+from connect_four.engine import Game, Rules, RulesError, Status
+from connect_four.engine.board_check import (
     BoardCharacterError,
     BoardError,
     BoardLengthError,

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from test_solver import brute_force
 
-from engine import book as book_module
-from engine.bitboard import Position
-from engine.book import (
+from connect_four.engine import book as book_module
+from connect_four.engine.bitboard import Position
+from connect_four.engine.book import (
     Book,
     BookFormatError,
     best_move,
@@ -24,8 +24,8 @@ from engine.book import (
     mirror_key,
     position_of_key,
 )
-from engine.rules import Rules
-from engine.solver import SearchAborted, Solver
+from connect_four.engine.rules import Rules
+from connect_four.engine.solver import SearchAborted, Solver
 from tools import make_book
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -342,14 +342,14 @@ def test_the_default_game_never_loads_the_book() -> None:
         "print(' '.join(sys.modules))\n"
     )
     loaded = _modules_after(script)
-    assert "engine.game" in loaded  # the game did run
-    assert "engine.book" not in loaded
+    assert "connect_four.engine.game" in loaded  # the game did run
+    assert "connect_four.engine.book" not in loaded
 
 
 def test_importing_the_solver_does_not_load_the_book() -> None:
-    loaded = _modules_after("import sys, engine.solver; print(' '.join(sys.modules))")
-    assert "engine.solver" in loaded
-    assert "engine.book" not in loaded
+    loaded = _modules_after("import sys, connect_four.engine.solver; print(' '.join(sys.modules))")
+    assert "connect_four.engine.solver" in loaded
+    assert "connect_four.engine.book" not in loaded
 
 
 # --- The generator ---------------------------------------------------------------

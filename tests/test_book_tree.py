@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.bitboard import Position
-from engine.book import Book, best_move, canonical_key
-from engine.rules import Rules
-from engine.solver import Solver
+from connect_four.engine.bitboard import Position
+from connect_four.engine.book import Book, best_move, canonical_key
+from connect_four.engine.rules import Rules
+from connect_four.engine.solver import Solver
 from tools import book_tree, make_book
 
 RULES = Rules(rows=4, columns=5)

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from engine import book as book_module
-from engine.book import Book, book_path, canonical_key
-from engine.columns import ColumnScore, column_scores
-from engine.convert import to_position
-from engine.errors import GameOverError
-from engine.game import Game
-from engine.rules import Rules
-from engine.solver import Solver
+from connect_four.engine import book as book_module
+from connect_four.engine.book import Book, book_path, canonical_key
+from connect_four.engine.columns import ColumnScore, column_scores
+from connect_four.engine.convert import to_position
+from connect_four.engine.errors import GameOverError
+from connect_four.engine.game import Game
+from connect_four.engine.rules import Rules
+from connect_four.engine.solver import Solver
 
 pytestmark = pytest.mark.usefixtures("no_opening_books")  # each test sees only its own books
 
@@ -98,7 +98,7 @@ def test_a_hard_time_limit_cuts_the_searches_short(monkeypatch: pytest.MonkeyPat
     # column the rules cannot score gets an estimate, and every column is there.
     from solver_support import SteppingClock
 
-    from engine import budget as budget_module
+    from connect_four.engine import budget as budget_module
 
     rules = Rules(rows=4, columns=5)
     game = Game.from_moves("2", rules)

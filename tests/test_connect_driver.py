@@ -1,6 +1,6 @@
 """connect.py's driver in-process: it does what each step of the conversation says, in order.
 
-The conversation (terminal.session) only yields steps; every print, read,
+The conversation (connect_four.terminal.session) only yields steps; every print, read,
 flush and sleep is the driver's, so that the grader's replaced ``print``
 and ``input`` see every byte.
 """
@@ -13,8 +13,8 @@ import sys
 import pytest
 
 import connect
-from terminal.settings import Settings
-from terminal.steps import Ask, Show, Wait
+from connect_four.terminal.settings import Settings
+from connect_four.terminal.steps import Ask, Show, Wait
 
 
 class Recorder(io.StringIO):
@@ -72,7 +72,7 @@ def test_each_step_is_printed_read_or_waited_by_the_driver(events, monkeypatch):
 
 
 def test_a_game_with_no_computer_never_asks_whether_it_is_watched(monkeypatch):
-    # Loading terminal.streams is for the computer's pause only.
+    # Loading connect_four.terminal.streams is for the computer's pause only.
     seen = []
 
     def conversation(settings, *, at_terminal=False):

@@ -227,7 +227,7 @@ def test_a_service_gone_for_good_is_one_line_and_status_1(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import connect
-    from terminal import network_game
+    from connect_four.terminal import network_game
 
     monkeypatch.setattr(network_game, "RETRY_SECONDS", 0.5)
     with socket.socket() as bound:  # bound, not listening: every connection is refused

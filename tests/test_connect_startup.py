@@ -10,18 +10,18 @@ from connect_support import CONNECT, ROOT
 # Loaded on first use only: the parser, signals, the solver and every extra.
 NOT_ON_THE_DEFAULT_PATH = (
     "argparse",
-    "terminal.options",
+    "connect_four.terminal.options",
     "signal",
-    "engine.solver",
-    "engine.bitboard",
-    "terminal.computer",
-    "terminal.commands",
-    "terminal.match",
-    "terminal.pacing",
-    "terminal.streams",
+    "connect_four.engine.solver",
+    "connect_four.engine.bitboard",
+    "connect_four.terminal.computer",
+    "connect_four.terminal.commands",
+    "connect_four.terminal.match",
+    "connect_four.terminal.pacing",
+    "connect_four.terminal.streams",
     # The network game's client and everything it speaks with.
-    "terminal.network",
-    "terminal.network_game",
+    "connect_four.terminal.network",
+    "connect_four.terminal.network_game",
     "urllib.request",
     "http.client",
     "json",
@@ -45,5 +45,5 @@ def test_default_game_loads_no_option_machinery():
     assert result.returncode == 0, result.stderr
     assert result.stdout.endswith(b"Game finished.\n")
     loaded = set(result.stderr.decode().split())
-    assert "terminal.session" in loaded  # the check sees the game's modules at all
+    assert "connect_four.terminal.session" in loaded  # the check sees the game's modules at all
     assert loaded.isdisjoint(NOT_ON_THE_DEFAULT_PATH), loaded & set(NOT_ON_THE_DEFAULT_PATH)

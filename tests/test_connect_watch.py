@@ -14,12 +14,12 @@ import threading
 
 import pytest
 
+from connect_four.terminal import network_game
+from connect_four.terminal.errors import UsageError
+from connect_four.terminal.network import GameAddress, parse_server_url, parse_watch_url
+from connect_four.terminal.options import parse_options
 from connect_support import CONNECT, ROOT, without_no_color
 from network_support import DEADLINE, Friend, create_game, moves_of, play
-from terminal import network_game
-from terminal.errors import UsageError
-from terminal.network import GameAddress, parse_server_url, parse_watch_url
-from terminal.options import parse_options
 
 
 def test_a_spectator_sees_each_move_as_it_comes_and_who_won(drop_token_service: str) -> None:

@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
-import engine.connectx
-from engine import Game, Rules, Status
-from engine.connectx import MARGIN, agent, thinking_time
+import connect_four.engine.connectx  # noqa: F401 (loads connect_four.engine.connectx)
+from connect_four import engine
+from connect_four.engine import Game, Rules, Status
+from connect_four.engine.connectx import MARGIN, agent, thinking_time
 
 
 class Struct(dict[str, Any]):

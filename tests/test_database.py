@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from solver_support import require_accelerator
 
-import engine.database as database_module
-from engine.accelerator import Backend
-from engine.bitboard import Position
-from engine.book import mirror_key, position_of_key
-from engine.columns import column_scores
-from engine.database import (
+import connect_four.engine.database as database_module
+from connect_four.engine.accelerator import Backend
+from connect_four.engine.bitboard import Position
+from connect_four.engine.book import mirror_key, position_of_key
+from connect_four.engine.columns import column_scores
+from connect_four.engine.database import (
     DATABASE_RULES,
     DATABASE_STONES,
     NO_DATABASE_VARIABLE,
@@ -33,10 +33,10 @@ from engine.database import (
     load_database,
     score_of_value,
 )
-from engine.errors import DatabaseFormatError
-from engine.exact import Solver
-from engine.game import Game
-from engine.rules import Rules
+from connect_four.engine.errors import DatabaseFormatError
+from connect_four.engine.exact import Solver
+from connect_four.engine.game import Game
+from connect_four.engine.rules import Rules
 
 SEED = 20261124
 NOT_INSTALLED = "the database extra is not installed: pip install -e '.[database]'"

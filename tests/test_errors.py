@@ -1,4 +1,4 @@
-"""Tests of engine.errors: one family, one class per kind of failure, all in one module."""
+"""Tests of connect_four.engine.errors: one family, one class per kind of failure, all in one module."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 import pytest
 
-import engine
-from engine import (
+from connect_four import engine
+from connect_four.engine import (
     ColumnFullError,
     ColumnOutOfRangeError,
     EngineError,
@@ -25,11 +25,11 @@ from engine import (
     errors,
     parse_column,
 )
-from engine.board_check import board_winner
-from engine.book import Book
-from engine.convert import to_position
-from engine.database import Database
-from engine.errors import (
+from connect_four.engine.board_check import board_winner
+from connect_four.engine.book import Book
+from connect_four.engine.convert import to_position
+from connect_four.engine.database import Database
+from connect_four.engine.errors import (
     AcceleratorError,
     BoardCharacterError,
     BoardError,
@@ -47,8 +47,8 @@ from engine.errors import (
     UndecidedBoardError,
     UnsupportedGameError,
 )
-from engine.exact import Solver
-from engine.levels import choose_move
+from connect_four.engine.exact import Solver
+from connect_four.engine.levels import choose_move
 
 ERROR_CLASSES = [getattr(errors, name) for name in errors.__all__]
 FAMILIES = [EngineError, BoardError]
@@ -183,7 +183,7 @@ def test_errors_all_lists_every_error_class_of_the_module() -> None:
 
 def _engine_modules() -> list[object]:
     return [
-        importlib.import_module(f"engine.{info.name}")
+        importlib.import_module(f"connect_four.engine.{info.name}")
         for info in pkgutil.iter_modules(engine.__path__)
     ]
 
@@ -210,7 +210,7 @@ def test_every_exception_of_the_engine_is_defined_in_errors() -> None:
         for name, value in vars(module).items()
         if inspect.isclass(value)
         and issubclass(value, BaseException)
-        and value.__module__ not in ("engine.errors", "builtins")
-        and value.__module__.startswith("engine")
+        and value.__module__ not in ("connect_four.engine.errors", "builtins")
+        and value.__module__.startswith("connect_four.engine")
     ]
     assert elsewhere == []

@@ -3,7 +3,7 @@
 Each pair of solvers gets the same position, table size and budget; they
 must return the same score and move after exploring the same number of
 positions, or give up at the same node. Boards of up to 64 bits compare
-with ``engine._native``, boards of 65 to 128 bits with ``engine._native128``.
+with ``connect_four.engine._native``, boards of 65 to 128 bits with ``connect_four.engine._native128``.
 Without the accelerator these tests skip on a developer's machine and fail
 in CI (see solver_support).
 """
@@ -22,8 +22,8 @@ from solver_support import (
     require_wide_accelerator,
 )
 
-import engine.budget as budget_module
-from engine.accelerator import (
+import connect_four.engine.budget as budget_module
+from connect_four.engine.accelerator import (
     NARROW_BITS,
     PURE_PYTHON_VARIABLE,
     WIDE_BITS,
@@ -35,14 +35,14 @@ from engine.accelerator import (
     runs_native,
     wide_accelerator,
 )
-from engine.bitboard import Position, layout
-from engine.convert import to_position
-from engine.errors import AcceleratorError, SearchAborted
-from engine.exact import Solver
-from engine.game import Game
-from engine.rules import Rules
-from engine.solver import LEVELS, choose_move, solve
-from engine.table import TABLE_SIZE, slot_bytes, table_size_for_megabytes
+from connect_four.engine.bitboard import Position, layout
+from connect_four.engine.convert import to_position
+from connect_four.engine.errors import AcceleratorError, SearchAborted
+from connect_four.engine.exact import Solver
+from connect_four.engine.game import Game
+from connect_four.engine.rules import Rules
+from connect_four.engine.solver import LEVELS, choose_move, solve
+from connect_four.engine.table import TABLE_SIZE, slot_bytes, table_size_for_megabytes
 
 __all__ = ["backend"]  # the fixture, imported for pytest to find
 
@@ -98,7 +98,7 @@ def _module_of(solver: Solver) -> str:
 
 def _expected_module(rules: Rules) -> str:
     """The compiled module for positions of ``rules``: the narrowest that fits."""
-    return "engine._native" if layout(rules).bits <= NARROW_BITS else "engine._native128"
+    return "connect_four.engine._native" if layout(rules).bits <= NARROW_BITS else "connect_four.engine._native128"
 
 
 def _random_rules(rng: random.Random) -> Rules:
@@ -270,7 +270,7 @@ def test_the_top_level_plays_the_same_game_on_both_backends(
     monkeypatch.setattr(budget_module, "time", SteppingClock(0.0))  # budgets alone decide
     # The same work on both: a second of budget normally buys the compiled
     # search 80 times more nodes, and then a better game.
-    import engine.analysis as analysis_module
+    import connect_four.engine.analysis as analysis_module
 
     monkeypatch.setattr(budget_module, "NATIVE_NODES_PER_SECOND", budget_module.NODES_PER_SECOND)
     monkeypatch.setattr(analysis_module, "_NATIVE_EXACT_SHARE", analysis_module._EXACT_SHARE)
@@ -328,7 +328,7 @@ def test_other_threads_run_while_the_compiled_search_does() -> None:
     assert [str(error) for error in errors] == ["the main thread saw enough"]
 
 
-# --- Wide boards: 65 to 128 bits, engine._native128 ---------------------------------------
+# --- Wide boards: 65 to 128 bits, connect_four.engine._native128 ---------------------------------------
 
 
 @pytest.mark.usefixtures("wide_native")
@@ -577,10 +577,10 @@ def test_each_board_gets_the_narrowest_compiled_search_that_fits(
     require_wide_accelerator()
     monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
     boards = [
-        (Rules(rows=7, columns=8), 64, "engine._native", budget_module.NATIVE_NODES_PER_SECOND),
-        (Rules(rows=12, columns=5), 65, "engine._native128", budget_module.WIDE_NATIVE_NODES_PER_SECOND),
-        (Rules(rows=8, columns=8), 72, "engine._native128", budget_module.WIDE_NATIVE_NODES_PER_SECOND),
-        (Rules(rows=15, columns=8), 128, "engine._native128", budget_module.WIDE_NATIVE_NODES_PER_SECOND),
+        (Rules(rows=7, columns=8), 64, "connect_four.engine._native", budget_module.NATIVE_NODES_PER_SECOND),
+        (Rules(rows=12, columns=5), 65, "connect_four.engine._native128", budget_module.WIDE_NATIVE_NODES_PER_SECOND),
+        (Rules(rows=8, columns=8), 72, "connect_four.engine._native128", budget_module.WIDE_NATIVE_NODES_PER_SECOND),
+        (Rules(rows=15, columns=8), 128, "connect_four.engine._native128", budget_module.WIDE_NATIVE_NODES_PER_SECOND),
     ]
     for rules, bits, module, rate in boards:
         assert layout(rules).bits == bits
@@ -602,7 +602,7 @@ def test_the_wide_accelerator_is_built_where_the_compiler_can() -> None:
 
 
 def test_a_wide_board_without_its_module_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.accelerator as accelerator_module
+    import connect_four.engine.accelerator as accelerator_module
 
     monkeypatch.setattr(accelerator_module, "wide_accelerator", lambda: None)
     monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)

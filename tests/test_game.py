@@ -1,4 +1,4 @@
-"""Tests of engine.game: playing, undoing, outcomes, errors and k-player games.
+"""Tests of connect_four.engine.game: playing, undoing, outcomes, errors and k-player games.
 
 Positions are written as move records (columns from 0, comma separated), the
 format ``Game.from_moves`` reads; cells are ``(row, column)``, row 0 at the
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import (
+from connect_four.engine import (
     ColumnFullError,
     ColumnOutOfRangeError,
     EngineError,

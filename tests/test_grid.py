@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine import (
+from connect_four.engine import (
     BoardCharacterError,
     BoardLengthError,
     FloatingPieceError,

@@ -1,4 +1,4 @@
-"""Tests of engine.notation: reading columns and move records, writing records."""
+"""Tests of connect_four.engine.notation: reading columns and move records, writing records."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import (
+from connect_four.engine import (
     ColumnOutOfRangeError,
     EngineError,
     MoveSyntaxError,

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-import engine
+from connect_four import engine
+from connect_four.terminal.options import VERSION
 from connect_support import CONNECT, ROOT, TEST_FILES, dialog_inputs, piped_transcript, read_dialog
-from terminal.options import VERSION
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-FIRST_PARTY = {"engine", "terminal", "service", "connect"}
+FIRST_PARTY = {"connect_four", "connect"}
 
 
 # --- The metadata --------------------------------------------------------------
@@ -34,7 +34,7 @@ def test_version_is_written_only_in_engine() -> None:
     project = PYPROJECT["project"]
     assert "version" not in project and "version" in project["dynamic"]
     dynamic = PYPROJECT["tool"]["setuptools"]["dynamic"]["version"]
-    assert dynamic == {"attr": "engine.__version__"}
+    assert dynamic == {"attr": "connect_four.engine.__version__"}
     assert VERSION is engine.__version__
 
 
@@ -80,8 +80,8 @@ def test_requirements_install_the_project_with_its_service_extra() -> None:
 def test_console_scripts_name_existing_functions() -> None:
     scripts = PYPROJECT["project"]["scripts"]
     assert scripts == {
-        "connect-four": "connect:main",
-        "connect-four-service": "service.__main__:main",
+        "connect-four": "connect_four.connect:main",
+        "connect-four-service": "connect_four.service.__main__:main",
     }
 
 
@@ -160,7 +160,7 @@ def test_installed_command_is_the_same_program_as_connect_py(
 
 
 def test_installed_engine_imports_from_anywhere(installed: Path, tmp_path: Path) -> None:
-    code = "import engine; print(engine.__file__); print(engine.Game.from_moves('334').moves)"
+    code = "import connect_four.engine; print(connect_four.engine.__file__); print(connect_four.engine.Game.from_moves('334').moves)"
     result = _run([str(installed / "python"), "-c", code], cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     where, moves = result.stdout.decode().splitlines()
@@ -180,7 +180,7 @@ def test_service_command_without_its_extra_says_what_to_install(
 
 def test_one_version_everywhere(tmp_path: Path) -> None:
     """The package, the game's --version and the service's OpenAPI document say the same."""
-    from service.main import create_app
+    from connect_four.service.main import create_app
 
     dialog = (TEST_FILES / "options" / "version.txt").read_text(encoding="utf-8")
     assert dialog.strip() == f"connect.py {engine.__version__}"

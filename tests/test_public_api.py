@@ -1,6 +1,6 @@
 """Tests of the engine's public API, after CPython's test_statistics ``__all__`` checks.
 
-``engine.__all__`` is the API: every name in it exists and is public, and
+``connect_four.engine.__all__`` is the API: every name in it exists and is public, and
 the core modules lend it all of their ``__all__``, so a user of rules,
 games, notation and rendering never needs to know which file a name lives
 in. Other modules (bitboard, solver...) may lend only part of theirs.
@@ -18,7 +18,7 @@ from types import ModuleType
 
 import pytest
 
-import engine
+from connect_four import engine
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,7 +28,7 @@ CORE_MODULES = ["errors", "game", "notation", "render", "rules"]
 
 def _public_modules() -> list[ModuleType]:
     return [
-        importlib.import_module(f"engine.{info.name}")
+        importlib.import_module(f"connect_four.engine.{info.name}")
         for info in pkgutil.iter_modules(engine.__path__)
         if not info.name.startswith("_")
     ]
@@ -58,14 +58,14 @@ def test_every_name_in_all_is_not_a_module(name: str) -> None:
 
 def test_star_import_gives_exactly_all() -> None:
     namespace: dict[str, object] = {}
-    exec("from engine import *", namespace)
+    exec("from connect_four.engine import *", namespace)
     del namespace["__builtins__"]
     assert set(namespace) == set(engine.__all__)
 
 
 @pytest.mark.parametrize("module", CORE_MODULES)
 def test_every_core_module_is_reexported_whole(module: str) -> None:
-    names = importlib.import_module(f"engine.{module}").__all__
+    names = importlib.import_module(f"connect_four.engine.{module}").__all__
     assert set(names) <= set(engine.__all__)
 
 
@@ -131,7 +131,7 @@ HEAVY_MODULES = {"dataclasses", "inspect", "enum", "typing"}
 
 def test_importing_engine_loads_none_of_the_heavy_stdlib_modules() -> None:
     script = (
-        "import sys; before = set(sys.modules); import engine; "
+        "import sys; before = set(sys.modules); import connect_four.engine; "
         "print(' '.join(sorted(set(sys.modules) - before)))"
     )
     # -S: no site packages, so only what the engine itself imports is counted.
@@ -139,5 +139,5 @@ def test_importing_engine_loads_none_of_the_heavy_stdlib_modules() -> None:
         [sys.executable, "-S", "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
     )
     loaded = set(result.stdout.split())
-    assert "engine" in loaded
+    assert "connect_four.engine" in loaded
     assert sorted(loaded & HEAVY_MODULES) == []

@@ -1,10 +1,10 @@
-"""Tests of engine.render: the board as the CS110 terminal game prints it."""
+"""Tests of connect_four.engine.render: the board as the CS110 terminal game prints it."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine import Game, Rules, column_header, render
+from connect_four.engine import Game, Rules, column_header, render
 
 # The assignment's example game, 0 7 0 6 0 5 0, board by board as the
 # assignment's transcript prints it (between "Enter a column:" prompts).

@@ -9,21 +9,11 @@ from pathlib import Path
 import pytest
 
 import connect
-from connect_support import (
-    TEST_FILES,
-    dialog_arguments,
-    dialog_inputs,
-    harness_transcript,
-    piped_transcript,
-    read_dialog,
-    run_like_the_harness,
-    run_piped,
-)
-from engine import Game, Rules, Solver, columns
-from engine.columns import ColumnScore
-from engine.convert import to_position
-from engine.database import NO_DATABASE_VARIABLE, load_database
-from engine.review import (
+from connect_four.engine import Game, Rules, Solver, columns
+from connect_four.engine.columns import ColumnScore
+from connect_four.engine.convert import to_position
+from connect_four.engine.database import NO_DATABASE_VARIABLE, load_database
+from connect_four.engine.review import (
     BEST,
     BLUNDER,
     MISTAKE,
@@ -38,10 +28,20 @@ from engine.review import (
     review_steps,
     verdict,
 )
-from terminal import review as terminal_review
-from terminal.options import UsageError, parse_options
-from terminal.review import move_line, review_lines, summary_line
-from terminal.steps import Show
+from connect_four.terminal import review as terminal_review
+from connect_four.terminal.options import UsageError, parse_options
+from connect_four.terminal.review import move_line, review_lines, summary_line
+from connect_four.terminal.steps import Show
+from connect_support import (
+    TEST_FILES,
+    dialog_arguments,
+    dialog_inputs,
+    harness_transcript,
+    piped_transcript,
+    read_dialog,
+    run_like_the_harness,
+    run_piped,
+)
 
 REVIEW_DIALOGS = sorted((TEST_FILES / "review").glob("*.txt"))
 
@@ -117,7 +117,7 @@ def test_a_position_not_settled_gives_no_verdict_and_says_so(monkeypatch):
             return {column: ColumnScore(score.score * 40, False) for column, score in scores.items()}
         return scores
 
-    monkeypatch.setattr("engine.review.column_scores", unsettled_at_ply_two)
+    monkeypatch.setattr("connect_four.engine.review.column_scores", unsettled_at_ply_two)
     game = Game.from_moves("1,1,2,2,0", Rules(4, 5))
     reviewed = review(game).moves
     # Move 3 is played from the unsettled position: no score of its own, no best.
@@ -137,7 +137,7 @@ def test_a_settled_next_position_settles_the_move_before_it(monkeypatch):
             scores[2] = ColumnScore(7, False)  # the move played, unsettled here
         return scores
 
-    monkeypatch.setattr("engine.review.column_scores", played_column_estimated)
+    monkeypatch.setattr("connect_four.engine.review.column_scores", played_column_estimated)
     move = review(game).moves[2]
     assert move.score == -max(s.score for s in real(Game.from_moves("1,1,2", Rules(4, 5))).values())
     assert move.verdict is not None
@@ -153,7 +153,7 @@ def test_a_win_with_the_next_stone_is_best_even_where_other_columns_are_unsettle
             return {c: s if c == 0 else ColumnScore(5, False) for c, s in scores.items()}
         return scores
 
-    monkeypatch.setattr("engine.review.column_scores", only_wins_settled)
+    monkeypatch.setattr("connect_four.engine.review.column_scores", only_wins_settled)
     last = review(game).moves[-1]
     assert (last.score, last.best, last.best_column, last.verdict) == (7, 7, 0, BEST)
 
@@ -189,7 +189,7 @@ def test_a_second_pass_gives_unsettled_positions_the_other_half(monkeypatch):
             return {column: ColumnScore(score.score * 40, False) for column, score in scores.items()}
         return scores
 
-    monkeypatch.setattr("engine.review.column_scores", unsettled_at_first)
+    monkeypatch.setattr("connect_four.engine.review.column_scores", unsettled_at_first)
     game = Game.from_moves("1,1,2,2,0", Rules(4, 5))
     steps = review_steps(game)
     progress = []
@@ -281,7 +281,7 @@ def test_the_review_takes_the_thorough_budget(monkeypatch):
         seen.append(limits["time_budget"])
         return {column: ColumnScore(0, True) for column in game.legal_moves()}
 
-    monkeypatch.setattr("engine.review.column_scores", column_scores)
+    monkeypatch.setattr("connect_four.engine.review.column_scores", column_scores)
     shown = []
     monkeypatch.setattr(connect, "print", lambda text, file=None: shown.append(text),
                         raising=False)

@@ -1,4 +1,4 @@
-"""Tests of engine.rules: which board sizes and chain lengths are accepted."""
+"""Tests of connect_four.engine.rules: which board sizes and chain lengths are accepted."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from engine import EngineError, Game, Rules, RulesError, Status
+from connect_four.engine import EngineError, Game, Rules, RulesError, Status
 
 
 def test_defaults_are_the_cs110_board_of_five_rows_eight_columns_connect_four() -> None:

@@ -1,4 +1,4 @@
-"""Tests of engine.score: the score convention, and the moves it settles without a search."""
+"""Tests of connect_four.engine.score: the score convention, and the moves it settles without a search."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.bitboard import Position
-from engine.exact import Solver
-from engine.rules import Rules
-from engine.score import centre_most, forced_move, win_score, winning_move
+from connect_four.engine.bitboard import Position
+from connect_four.engine.exact import Solver
+from connect_four.engine.rules import Rules
+from connect_four.engine.score import centre_most, forced_move, win_score, winning_move
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = Rules(rows=4, columns=5)

@@ -1,4 +1,4 @@
-"""Tests of engine.solver: exact scores, the analysis fallback, and the levels."""
+"""Tests of connect_four.engine.solver: exact scores, the analysis fallback, and the levels."""
 
 from __future__ import annotations
 
@@ -8,15 +8,15 @@ import random
 import pytest
 from solver_support import SteppingClock, backend, pons_sample, require_wide_accelerator
 
-import engine.budget as budget_module
-from engine.accelerator import Backend, fits_accelerator, nodes_per_second
-from engine.analysis import deepen
-from engine.bitboard import Position
-from engine.convert import to_position
-from engine.errors import EngineError, GameOverError, UnsupportedGameError
-from engine.game import Game
-from engine.rules import Rules
-from engine.solver import (
+import connect_four.engine.budget as budget_module
+from connect_four.engine.accelerator import Backend, fits_accelerator, nodes_per_second
+from connect_four.engine.analysis import deepen
+from connect_four.engine.bitboard import Position
+from connect_four.engine.convert import to_position
+from connect_four.engine.errors import EngineError, GameOverError, UnsupportedGameError
+from connect_four.engine.game import Game
+from connect_four.engine.rules import Rules
+from connect_four.engine.solver import (
     LEVELS,
     Analysis,
     LevelError,

@@ -1,12 +1,12 @@
-"""terminal.commands in-process, and the commands played through connect.main."""
+"""connect_four.terminal.commands in-process, and the commands played through connect.main."""
 
 from __future__ import annotations
 
 import pytest
 
 import connect
-from engine import Game
-from terminal.commands import (
+from connect_four.engine import Game
+from connect_four.terminal.commands import (
     HELP,
     HELP_TEXT,
     HINT,

@@ -1,14 +1,14 @@
-"""terminal.computer in-process: the hint's verdict for every kind of analysis."""
+"""connect_four.terminal.computer in-process: the hint's verdict for every kind of analysis."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine import Game, Rules, columns
-from engine.columns import ColumnScore
-from terminal.computer import Computer
-from terminal.options import parse_options
-from terminal.settings import Settings
+from connect_four.engine import Game, Rules, columns
+from connect_four.engine.columns import ColumnScore
+from connect_four.terminal.computer import Computer
+from connect_four.terminal.options import parse_options
+from connect_four.terminal.settings import Settings
 
 
 def _hint_for(monkeypatch, scores: dict[int, ColumnScore], rules: Rules | None = None) -> str:
@@ -68,7 +68,7 @@ def test_the_hint_uses_the_thinking_options(monkeypatch):
 
 
 def test_thorough_gives_the_hint_its_long_budget(monkeypatch):
-    from engine.review import THOROUGH_SECONDS
+    from connect_four.engine.review import THOROUGH_SECONDS
 
     seen = {}
 
@@ -101,7 +101,7 @@ def test_hint_and_scores_of_one_position_search_once(monkeypatch):
 
 
 def test_the_scores_line_lists_every_playable_column_with_a_legend():
-    from engine.columns import column_scores
+    from connect_four.engine.columns import column_scores
 
     game = Game.from_moves("0,0,0,0,1,2,1,2", Rules(4, 4, 4))  # column 0 is full
     settings = parse_options(["--rows", "4", "--columns", "4", "--hint"])
@@ -140,7 +140,7 @@ def _shown_scores(line: str) -> dict[int, str]:
 
 def test_hint_names_a_column_the_scores_rank_best_on_the_empty_7_by_9_board():
     """Issue 19: here ? said "play 2 (... you stand worse)" while ?? rated 3 to 5 best."""
-    from engine.outlook import OUTLOOKS
+    from connect_four.engine.outlook import OUTLOOKS
 
     game = Game(Rules(rows=7, columns=9))
     computer = Computer(parse_options(["--rows", "7", "--columns", "9", "--hint"]))

@@ -1,4 +1,4 @@
-"""terminal.discs in-process: colours only when asked, NO_COLOR honoured, the engine untouched."""
+"""connect_four.terminal.discs in-process: colours only when asked, NO_COLOR honoured, the engine untouched."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from engine import Game, render
-from terminal.discs import DISC_COLOURS, RESET, WINNING, Discs
-from terminal.options import parse_options
+from connect_four.engine import Game, render
+from connect_four.terminal.discs import DISC_COLOURS, RESET, WINNING, Discs
+from connect_four.terminal.options import parse_options
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 WON = Game.from_moves("0,7,0,6,0,5,0")

@@ -37,19 +37,19 @@ def loaded_by(module: str) -> set[str]:
     result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
                             text=True, check=True, timeout=60)
     return {name for name in result.stdout.split()
-            if name.split(".")[0] in {"engine", "terminal", "service"}}
+            if name.startswith(("connect_four.engine", "connect_four.terminal", "connect_four.service"))}
 
 
 def test_the_http_client_loads_nothing_of_the_game_or_the_engine():
-    assert loaded_by("terminal.network") == {"terminal", "terminal.network", "terminal.errors"}
+    assert loaded_by("connect_four.terminal.network") == {"connect_four.terminal", "connect_four.terminal.network", "connect_four.terminal.errors"}
 
 
 @pytest.mark.parametrize("leaf", ["errors", "steps", "match", "pacing", "streams"])
 def test_a_leaf_loads_no_sibling(leaf):
-    assert loaded_by(f"terminal.{leaf}") == {"terminal", f"terminal.{leaf}"}
+    assert loaded_by(f"connect_four.terminal.{leaf}") == {"connect_four.terminal", f"connect_four.terminal.{leaf}"}
 
 
 @pytest.mark.parametrize("leaf", ["settings", "dialog"])
 def test_a_leaf_that_speaks_of_games_loads_the_engine_and_no_sibling(leaf):
-    siblings = {name for name in loaded_by(f"terminal.{leaf}") if name.startswith("terminal")}
-    assert siblings == {"terminal", f"terminal.{leaf}"}
+    siblings = {name for name in loaded_by(f"connect_four.terminal.{leaf}") if name.startswith("connect_four.terminal")}
+    assert siblings == {"connect_four.terminal", f"connect_four.terminal.{leaf}"}

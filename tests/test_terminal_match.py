@@ -1,12 +1,12 @@
-"""terminal.match in-process: sides alternate, the score follows the sides, not the markers."""
+"""connect_four.terminal.match in-process: sides alternate, the score follows the sides, not the markers."""
 
 from __future__ import annotations
 
 import pytest
 
-from terminal.errors import UsageError
-from terminal.match import Match
-from terminal.options import parse_options
+from connect_four.terminal.errors import UsageError
+from connect_four.terminal.match import Match
+from connect_four.terminal.options import parse_options
 
 CROSS, NOUGHT = 0, 1  # the markers X and O
 

@@ -1,4 +1,4 @@
-"""terminal.network in-process, against a real service and a hostile one; the network game's pauses."""
+"""connect_four.terminal.network in-process, against a real service and a hostile one; the network game's pauses."""
 
 from __future__ import annotations
 
@@ -10,19 +10,24 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from network_support import create_game, moves_of
-from terminal import network_game
-from terminal.errors import BadResponse, ConnectionLost, ServerUnreachable, ServiceRefused
-from terminal.network import (
+from connect_four.terminal import network_game
+from connect_four.terminal.errors import (
+    BadResponse,
+    ConnectionLost,
+    ServerUnreachable,
+    ServiceRefused,
+)
+from connect_four.terminal.network import (
     MAX_RESPONSE_BYTES,
     DropTokenClient,
     GameAddress,
     parse_join_url,
     parse_server_url,
 )
-from terminal.options import parse_options
-from terminal.session import converse
-from terminal.steps import Show, Wait
+from connect_four.terminal.options import parse_options
+from connect_four.terminal.session import converse
+from connect_four.terminal.steps import Show, Wait
+from network_support import create_game, moves_of
 
 # --- Against the real service -------------------------------------------------
 

@@ -1,21 +1,21 @@
-"""terminal.options in-process: what each command line becomes, and what it refuses."""
+"""connect_four.terminal.options in-process: what each command line becomes, and what it refuses."""
 
 from __future__ import annotations
 
 import pytest
 
-from connect_support import run_piped
-from engine import Rules
-from engine.exact import MAX_THREADS
-from engine.table import TABLE_SIZE, table_size_for_megabytes
-from terminal.errors import UsageError
-from terminal.options import (
+from connect_four.engine import Rules
+from connect_four.engine.exact import MAX_THREADS
+from connect_four.engine.table import TABLE_SIZE, table_size_for_megabytes
+from connect_four.terminal.errors import UsageError
+from connect_four.terminal.options import (
     MAX_MOVES_FILE_BYTES,
     MAX_TABLE_MEGABYTES,
     parse_options,
     read_moves_file,
 )
-from terminal.settings import Settings
+from connect_four.terminal.settings import Settings
+from connect_support import run_piped
 
 
 def test_no_options_is_the_assignment_game():

@@ -1,10 +1,10 @@
-"""terminal.pacing in-process, on a fake clock: the pause counts from the last move."""
+"""connect_four.terminal.pacing in-process, on a fake clock: the pause counts from the last move."""
 
 from __future__ import annotations
 
 import pytest
 
-from terminal import pacing
+from connect_four.terminal import pacing
 
 
 class FakeClock:

@@ -16,12 +16,12 @@ from collections.abc import Iterator
 
 import pytest
 
+from connect_four.terminal import network_game
+from connect_four.terminal.network import DropTokenClient, RemoteMove
+from connect_four.terminal.options import parse_options
+from connect_four.terminal.session import converse
+from connect_four.terminal.steps import Ask, Show, Wait
 from network_support import create_game, play
-from terminal import network_game
-from terminal.network import DropTokenClient, RemoteMove
-from terminal.options import parse_options
-from terminal.session import converse
-from terminal.steps import Ask, Show, Wait
 
 # How long a waiting read has been out before the friend moves: its first
 # look found nothing, so only a push can bring the move.
@@ -175,7 +175,7 @@ def test_a_read_answered_after_its_wait_asks_again_without_a_pause(
         return answers.pop(0)
 
     monkeypatch.setattr(DropTokenClient, "read_moves", read_moves)
-    from engine import Game
+    from connect_four.engine import Game
 
     steps = network_game._wait_for_news(
         Game(), DropTokenClient("http://127.0.0.1:9"), network_game._Patience("u"), "g"

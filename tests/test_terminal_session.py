@@ -1,4 +1,4 @@
-"""terminal.session in-process: the conversation connect.py prints, step by step."""
+"""connect_four.terminal.session in-process: the conversation connect.py prints, step by step."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import time
 
 import pytest
 
+from connect_four.terminal.dialog import PROMPT
+from connect_four.terminal.options import parse_options
+from connect_four.terminal.session import converse
+from connect_four.terminal.settings import Settings
+from connect_four.terminal.steps import Ask, Show, Wait
 from connect_support import TEST_FILES, dialog_inputs, piped_transcript, read_dialog
-from terminal.dialog import PROMPT
-from terminal.options import parse_options
-from terminal.session import converse
-from terminal.settings import Settings
-from terminal.steps import Ask, Show, Wait
 
 
 def all_steps(settings: Settings, typed: list[str]) -> list[Show | Ask | Wait]:

@@ -1,10 +1,10 @@
-"""terminal.steps in-process: the conversation's steps are small immutable values."""
+"""connect_four.terminal.steps in-process: the conversation's steps are small immutable values."""
 
 from __future__ import annotations
 
 import pytest
 
-from terminal.steps import Ask, Show, Wait
+from connect_four.terminal.steps import Ask, Show, Wait
 
 
 def test_a_step_cannot_change():

@@ -1,4 +1,4 @@
-"""terminal.streams in-process: when the prompt's line needs ending, and closed streams."""
+"""connect_four.terminal.streams in-process: when the prompt's line needs ending, and closed streams."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from terminal.streams import is_terminal, prompt_on_screen
+from connect_four.terminal.streams import is_terminal, prompt_on_screen
 
 
 class FakeTerminal(io.StringIO):

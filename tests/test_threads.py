@@ -13,16 +13,16 @@ import random
 import pytest
 from solver_support import pons_sample, require_accelerator
 
-import engine.analysis as analysis_module
-from engine.analysis import analyse, solve
-from engine.columns import column_scores
-from engine.game import Game
-from engine.levels import choose_move
-from engine.review import review
-from engine.rules import Rules
-from engine.table import TABLE_SIZE, table_size_for
-from terminal.computer import Computer
-from terminal.options import parse_options
+import connect_four.engine.analysis as analysis_module
+from connect_four.engine.analysis import analyse, solve
+from connect_four.engine.columns import column_scores
+from connect_four.engine.game import Game
+from connect_four.engine.levels import choose_move
+from connect_four.engine.review import review
+from connect_four.engine.rules import Rules
+from connect_four.engine.table import TABLE_SIZE, table_size_for
+from connect_four.terminal.computer import Computer
+from connect_four.terminal.options import parse_options
 
 pytestmark = pytest.mark.usefixtures("no_opening_books")  # the search, not the book, answers
 
@@ -124,7 +124,7 @@ def test_analyse_passes_threads_and_the_capped_table_to_its_solver(monkeypatch):
 
 
 def test_the_computer_passes_the_command_lines_threads_and_table_on(monkeypatch):
-    import engine.solver as solver_module
+    import connect_four.engine.solver as solver_module
 
     seen: list[dict[str, object]] = []
 

@@ -1,4 +1,4 @@
-"""Tests of engine.validate: the int check and the off-board message, written once."""
+"""Tests of connect_four.engine.validate: the int check and the off-board message, written once."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import ColumnOutOfRangeError
-from engine.validate import check_on_board, is_int, off_board
+from connect_four.engine.errors import ColumnOutOfRangeError
+from connect_four.engine.validate import check_on_board, is_int, off_board
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
 

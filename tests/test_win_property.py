@@ -13,7 +13,7 @@ from __future__ import annotations
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from engine import Game, Outcome, Rules, Status
+from connect_four.engine import Game, Outcome, Rules, Status
 
 Cell = tuple[int, int]
 Board = list[list[int | None]]  # board[row][column], row 0 at the bottom

@@ -28,9 +28,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.bitboard import Position
-from engine.book import Book, canonical_key, position_of_key
-from engine.rules import Rules
+from connect_four.engine.bitboard import Position
+from connect_four.engine.book import Book, canonical_key, position_of_key
+from connect_four.engine.rules import Rules
 
 __all__ = [
     "Node",

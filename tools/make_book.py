@@ -38,7 +38,7 @@ boards and shallow books::
 
     python -m tools.make_book --rows 4 --columns 5 --depth 8 --workers 1
 
-Either way the book is written to ``engine/data/`` (see :mod:`engine.book`
+Either way the book is written to ``engine/data/`` (see :mod:`connect_four.engine.book`
 for the format) or to ``--output``, when every position is solved, or at
 once with ``--write-only``.
 """
@@ -56,11 +56,11 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from engine.bitboard import Position
-from engine.book import DATA_DIR, Book, book_path, mirror_key, position_of_key
-from engine.rules import Rules
-from engine.score import win_score
-from engine.solver import Solver
+from connect_four.engine.bitboard import Position
+from connect_four.engine.book import DATA_DIR, Book, book_path, mirror_key, position_of_key
+from connect_four.engine.rules import Rules
+from connect_four.engine.score import win_score
+from connect_four.engine.solver import Solver
 from tools.book_tree import (
     Node,
     PlayTree,

@@ -2,9 +2,9 @@
 
 The moves are replayed here, at once, so an illegal list is refused (400)
 naming its first bad move; the search itself runs in an
-:class:`~service.winner_pool.AnalysisPool` worker
-(:data:`~service.dependencies.AnalysisPoolDep`), apart from the winner
-checks, within a budget (:data:`~service.limits.ANALYSIS_SECONDS`) and a
+:class:`~connect_four.service.winner_pool.AnalysisPool` worker
+(:data:`~connect_four.service.dependencies.AnalysisPoolDep`), apart from the winner
+checks, within a budget (:data:`~connect_four.service.limits.ANALYSIS_SECONDS`) and a
 hard time limit; when the workers are busy it is refused with 503
 ``analysis_busy``.
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from engine import EngineError, Game, Rules
-from engine.outlook import PositionOutlook, position_outlook
+from connect_four.engine import EngineError, Game, Rules
+from connect_four.engine.outlook import PositionOutlook, position_outlook
 
 from ..dependencies import AnalysisPoolDep
 from ..limits import (

@@ -2,11 +2,11 @@
 
 ``POST /computer_move`` answers the column the computer plays in a
 position, at a level from 1 (beginner) to 5 (perfect where it can be solved
-in time), chosen by :func:`engine.solver.choose_move` with the opening
+in time), chosen by :func:`connect_four.engine.solver.choose_move` with the opening
 books. The position is replayed here, so a list that is no game is refused
-at once; the search runs in a :class:`~service.winner_pool.ComputerPool`
+at once; the search runs in a :class:`~connect_four.service.winner_pool.ComputerPool`
 worker, apart from the winner checks, with a fixed node budget
-(:data:`~service.limits.COMPUTER_THINK_SECONDS`), so a flood of them never
+(:data:`~connect_four.service.limits.COMPUTER_THINK_SECONDS`), so a flood of them never
 slows the games; when every worker is busy and the queue is full the
 answer is 503 ``computer_busy``.
 """
@@ -19,8 +19,8 @@ from typing import Annotated
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from engine import Game, GameOverError
-from engine.solver import LEVELS, choose_move
+from connect_four.engine import Game, GameOverError
+from connect_four.engine.solver import LEVELS, choose_move
 
 from ..dependencies import ComputerPoolDep
 from ..limits import (

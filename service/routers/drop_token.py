@@ -15,7 +15,7 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Path, Query, Response, status
 from starlette.concurrency import run_in_threadpool
 
-from engine import Move
+from connect_four.engine import Move
 
 from ..dependencies import EventsDep, StoreDep
 from ..errors import MoveNotFoundError

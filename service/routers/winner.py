@@ -1,7 +1,7 @@
-"""Who has won on a board string: the engine's :func:`~engine.board_check.check_board` over HTTP.
+"""Who has won on a board string: the engine's :func:`~connect_four.engine.board_check.check_board` over HTTP.
 
-The checks run in the app's :class:`~service.winner_pool.WinnerPool`
-(:data:`~service.dependencies.WinnerPoolDep`), so
+The checks run in the app's :class:`~connect_four.service.winner_pool.WinnerPool`
+(:data:`~connect_four.service.dependencies.WinnerPoolDep`), so
 they can never starve move posting; when its workers are all busy a check
 is refused with 503 ``winner_check_busy``.
 """
@@ -13,7 +13,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import PlainTextResponse
 
-from engine.board_check import SEARCH_LIMIT, BoardVerdict
+from connect_four.engine.board_check import SEARCH_LIMIT, BoardVerdict
 
 from ..dependencies import WinnerPoolDep
 from ..limits import MAX_WINNER_SIZE

@@ -12,9 +12,9 @@ import uvicorn
 from fastapi import FastAPI
 from playwright.sync_api import ConsoleMessage, Dialog, Error, Locator, Page, expect
 
-from engine import Game, column_scores
+from connect_four.engine import Game, column_scores
+from connect_four.service.records import drop_token_rules
 from server_support import listening_socket
-from service.records import drop_token_rules
 
 CHROMIUM = Path(os.environ.get("CONNECT_FOUR_CHROMIUM", "/usr/bin/chromium"))
 """Debian's chromium (apt package ``chromium``); Playwright's own download is never used."""

@@ -1,6 +1,6 @@
 """The browser page's tests: Debian's chromium driven by Playwright, against real services.
 
-One browser for each test module, and one real service (``python -m service``
+One browser for each test module, and one real service (``python -m connect_four.service``
 on 127.0.0.1, a fresh SQLite file) that every test shares: each test plays
 its own games. Each test gets fresh browser contexts (no shared storage,
 cookies or cache) and fails if a page raised a JavaScript error, broke the

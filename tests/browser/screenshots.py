@@ -26,8 +26,8 @@ from browser.browser_support import (
     wait_for_discs,
     wait_for_more_discs,
 )
+from connect_four.service.main import create_app
 from server_support import REPOSITORY
-from service.main import create_app
 
 SHOTS = REPOSITORY / "docs" / "screenshots"
 DESKTOP = {"width": 960, "height": 720}

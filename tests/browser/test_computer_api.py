@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from engine import Game
-from service.dependencies import get_computer_pool
-from service.main import create_app
-from service.records import drop_token_rules
-from service.winner_pool import ComputerPool
+from connect_four.engine import Game
+from connect_four.service.dependencies import get_computer_pool
+from connect_four.service.main import create_app
+from connect_four.service.records import drop_token_rules
+from connect_four.service.winner_pool import ComputerPool
 
 
 @pytest.fixture

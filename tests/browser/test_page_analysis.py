@@ -1,7 +1,7 @@
 """The analysis board: positions set up by playing or pasting, every column's score shown.
 
 The scores come from the real service's ``POST /analysis``; they are checked
-against the engine's own :func:`engine.column_scores`. A test-only app whose
+against the engine's own :func:`connect_four.engine.column_scores`. A test-only app whose
 ``/analysis`` answers 404 stands for a service without it.
 """
 
@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from playwright.sync_api import Page, expect
 
 from browser.browser_support import AppServer, column, engine_scores, shown, status, wait_for_discs
-from service.main import create_app
+from connect_four.service.main import create_app
 
 
 def _no_analysis(app: FastAPI) -> None:

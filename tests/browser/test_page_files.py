@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from service.main import create_app
-from service.routers.page import CONTENT_SECURITY_POLICY, STATIC_FILES
+from connect_four.service.main import create_app
+from connect_four.service.routers.page import CONTENT_SECURITY_POLICY, STATIC_FILES
 
 STATIC = Path(__file__).resolve().parents[2] / "service" / "static"
 

@@ -56,7 +56,9 @@ def test_a_watcher_sees_every_move_live_and_reviews_the_game(
     expect(page.locator("#step-line")).to_have_text("Move 4 of 7.")
     wait_for_discs(page, 4)
     page.keyboard.press("ArrowUp")
-    expect(page.locator("#live")).to_have_text("Move 5 of 7.")
+    # Announcements made before the page's next turn are read together, and
+    # key presses may come faster than its turns: the last one is what counts.
+    expect(page.locator("#live")).to_have_text(re.compile(r"(^|\. )Move 5 of 7\.$"))
     page.get_by_role("button", name="« Start").click()
     expect(discs(page)).to_have_count(0)
     page.get_by_role("button", name="End »").click()

@@ -18,8 +18,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from bench.postgres_cluster import Cluster, ClusterUnavailable, start_cluster
+from connect_four.service.main import create_app
 from server_support import REPOSITORY, Database, Server
-from service.main import create_app
 
 
 @pytest.fixture(scope="session")
@@ -97,7 +97,7 @@ def new_game() -> Callable[..., str]:
 
 @pytest.fixture
 def run_service() -> Callable[..., subprocess.CompletedProcess[str]]:
-    """Run ``python -m service`` on a database to its end (for start-ups that must fail)."""
+    """Run ``python -m connect_four.service`` on a database to its end (for start-ups that must fail)."""
 
     def run(db: Path, *options: str) -> subprocess.CompletedProcess[str]:
         server = Server(db, options)

@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from engine import Game, Rules, Solver
-from engine.convert import to_position
-from engine.outlook import position_outlook
-from service.dependencies import get_analysis_pool
-from service.errors import AnalysisBusyError
-from service.limits import MAX_ANALYSIS_SIZE
-from service.main import create_app
-from service.winner_pool import AnalysisPool
+from connect_four.engine import Game, Rules, Solver
+from connect_four.engine.convert import to_position
+from connect_four.engine.outlook import position_outlook
+from connect_four.service.dependencies import get_analysis_pool
+from connect_four.service.errors import AnalysisBusyError
+from connect_four.service.limits import MAX_ANALYSIS_SIZE
+from connect_four.service.main import create_app
+from connect_four.service.winner_pool import AnalysisPool
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from service.main import create_app
+from connect_four.service.main import create_app
 
 BOUNDARIES = [
     "0",

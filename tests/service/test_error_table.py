@@ -11,15 +11,21 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-import service.errors
-from engine import board_check
-from engine.board_check import BoardVerdict
+import connect_four.service.errors  # noqa: F401 (loads connect_four.service.errors)
+from connect_four import service
+from connect_four.engine import board_check
+from connect_four.engine.board_check import BoardVerdict
+from connect_four.service.dependencies import get_store, get_winner_pool
+from connect_four.service.error_table import ERRORS, answer_for
+from connect_four.service.errors import (
+    GameNotFoundError,
+    ServiceError,
+    StorageError,
+    StorageFullError,
+)
+from connect_four.service.main import create_app
+from connect_four.service.storage import open_store
 from server_support import REPOSITORY
-from service.dependencies import get_store, get_winner_pool
-from service.error_table import ERRORS, answer_for
-from service.errors import GameNotFoundError, ServiceError, StorageError, StorageFullError
-from service.main import create_app
-from service.storage import open_store
 
 SERVICE = REPOSITORY / "service"
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from connect_four.service.limits import MAX_BODY_BYTES, MAX_NAME_LENGTH, MAX_PLAYERS, MAX_SIZE
 from server_support import REPOSITORY
-from service.limits import MAX_BODY_BYTES, MAX_NAME_LENGTH, MAX_PLAYERS, MAX_SIZE
 
 P1_WINS = [("p1", 0), ("p2", 1), ("p1", 0), ("p2", 1), ("p1", 0), ("p2", 1), ("p1", 0)]
 

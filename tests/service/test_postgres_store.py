@@ -20,10 +20,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from bench.postgres_cluster import Cluster
-from service.errors import StorageError
-from service.main import create_app
-from service.repository import GameStore
-from service.storage import open_store
+from connect_four.service.errors import StorageError
+from connect_four.service.main import create_app
+from connect_four.service.repository import GameStore
+from connect_four.service.storage import open_store
 
 RunService = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -64,7 +64,7 @@ def restart_after(postgres_cluster: Cluster) -> Iterator[Cluster]:
 def test_a_stopped_server_is_503_storage_unavailable_then_the_service_recovers(
     postgres: str, restart_after: Cluster
 ) -> None:
-    from service.postgres_store import PostgresGameStore
+    from connect_four.service.postgres_store import PostgresGameStore
 
     app = create_app(postgres)
     with TestClient(app) as client:
@@ -111,7 +111,7 @@ def test_start_up_without_a_server_is_one_line_and_exit_status_1(
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("python -m service: cannot open the database:")
+    assert lines[0].startswith("python -m connect_four.service: cannot open the database:")
     assert "Traceback" not in result.stderr
 
 

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from service.limits import MAX_WAIT
+from connect_four.service.limits import MAX_WAIT
 
 NewGame = Callable[..., str]
 

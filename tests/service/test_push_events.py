@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from service.events import EventHub
+from connect_four.service.events import EventHub
 
 GAME = "a" * 32
 OTHER = "b" * 32

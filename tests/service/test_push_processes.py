@@ -1,6 +1,6 @@
 """Push across real service processes: a move posted to one wakes a waiter on another.
 
-Two ``python -m service`` processes share one database (an SQLite file,
+Two ``python -m connect_four.service`` processes share one database (an SQLite file,
 then a PostgreSQL database): a client waits on process B while a player
 moves through process A. On PostgreSQL the wake travels by LISTEN/NOTIFY,
 on SQLite by the polled ``move_log``.

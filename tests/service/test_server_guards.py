@@ -1,4 +1,4 @@
-"""A real ``python -m service`` against hostile clients: slow or short requests,
+"""A real ``python -m connect_four.service`` against hostile clients: slow or short requests,
 oversized bodies, and a flood of the costliest winner checks while moves go on.
 
 The server runs with one-second body and header timeouts so that the tests
@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from engine import Game, Rules
+from connect_four.engine import Game, Rules
 
 StartServer = Callable[..., Any]
 

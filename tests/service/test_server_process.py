@@ -1,4 +1,4 @@
-"""A real ``python -m service`` process: restarts after SIGKILL, and racing requests."""
+"""A real ``python -m connect_four.service`` process: restarts after SIGKILL, and racing requests."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from engine import Game, Rules
+from connect_four.engine import Game, Rules
 
 # The start_server fixture of conftest.py: starts a Server on a database.
 StartServer = Callable[[Path | str | None], Any]

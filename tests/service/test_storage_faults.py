@@ -22,8 +22,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from connect_four.service.main import create_app
 from server_support import REPOSITORY, listening_socket
-from service.main import create_app
 
 RunService = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -179,7 +179,7 @@ def test_start_up_on_a_corrupted_file_is_one_line_and_exit_status_1(
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("python -m service: cannot open the database:")
+    assert lines[0].startswith("python -m connect_four.service: cannot open the database:")
     assert str(db) in lines[0] and "Traceback" not in result.stderr
 
 
@@ -255,7 +255,7 @@ def test_the_environment_names_the_database_when_db_does_not(db: Path) -> None:
     listener = listening_socket()
     try:
         result = subprocess.run(
-            [sys.executable, "-m", "service", "--fd", str(listener.fileno()), "--no-access-log"],
+            [sys.executable, "-m", "connect_four.service", "--fd", str(listener.fileno()), "--no-access-log"],
             cwd=REPOSITORY, capture_output=True, text=True, timeout=120,
             pass_fds=(listener.fileno(),), env={**os.environ, "CONNECT_FOUR_DB": str(db)},
         )

@@ -11,17 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from engine import NotYourTurnError, Rules, RulesError, Status
-from service.errors import (
+from connect_four.engine import NotYourTurnError, Rules, RulesError, Status
+from connect_four.service.errors import (
     GameDoneError,
     GameNotFoundError,
     PlayerNotFoundError,
     StorageFullError,
 )
-from service.records import drop_token_rules
-from service.repository import GameStore
-from service.sqlite_store import SqliteGameStore
-from service.storage import open_store
+from connect_four.service.records import drop_token_rules
+from connect_four.service.repository import GameStore
+from connect_four.service.sqlite_store import SqliteGameStore
+from connect_four.service.storage import open_store
 
 OpenStore = Callable[..., GameStore]
 
@@ -161,7 +161,7 @@ def test_the_engine_refuses_empty_boards(bad: tuple[int, int]) -> None:
 
 def test_the_command_line_help() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "service", "--help"],
+        [sys.executable, "-m", "connect_four.service", "--help"],
         capture_output=True,
         text=True,
         check=True,

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from starlette.responses import PlainTextResponse
 from starlette.types import Receive, Scope, Send
 
-from service.main import create_app
+from connect_four.service.main import create_app
 
 NewGame = Callable[..., str]
 

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Game, Rules
+from connect_four.engine import Game, Rules
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ import signal
 
 import pytest
 
-from engine.board_check import BoardVerdict
-from service.errors import WinnerBusyError
-from service.winner_pool import WinnerPool
+from connect_four.engine.board_check import BoardVerdict
+from connect_four.service.errors import WinnerBusyError
+from connect_four.service.winner_pool import WinnerPool
 
 EMPTY = "X" * 42
 
