@@ -14,9 +14,17 @@ SEARCH = ["engine/_native_search.h", "engine/_native_database.h"]
 
 setup(
     ext_modules=[
-        Extension("connect_four.engine._native", sources=["engine/_native.c"], depends=SEARCH, optional=True),
         Extension(
-            "connect_four.engine._native128", sources=["engine/_native128.c"], depends=SEARCH, optional=True
+            "connect_four.engine._native",
+            sources=["engine/_native.c"],
+            depends=SEARCH,
+            optional=True,
+        ),
+        Extension(
+            "connect_four.engine._native128",
+            sources=["engine/_native128.c"],
+            depends=SEARCH,
+            optional=True,
         ),
     ]
 )

@@ -151,14 +151,18 @@ def main() -> None:
         print("the database extra is not installed: the first column is the second's")
     else:
         loaded = time.perf_counter() - start
-        print(f"database: {len(database)} positions, loaded once in {loaded:.2f} s (not in the times)")
+        print(
+            f"database: {len(database)} positions, loaded once in {loaded:.2f} s (not in the times)"
+        )
     print(f"compiled search: 7 x 6 {runs_native(STANDARD)}, 5 x 8 {runs_native(ASSIGNMENT)}")
 
     results: dict[str, dict[str, list[Query]]] = {}
     for board in BOARDS:
         with database_used(board.database):
             games = positions(board.rules, options.per_row, options.seed)
-            results[board.label] = {label: [ask(game) for game in games[label]] for label, _ in ROWS}
+            results[board.label] = {
+                label: [ask(game) for game in games[label]] for label, _ in ROWS
+            }
 
     header = "| stones |" + "".join(f" {b.label}: exact | median | slowest |" for b in BOARDS)
     print()

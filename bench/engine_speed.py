@@ -190,8 +190,12 @@ def report_playouts(games: int, seed: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30, help="runs of each command (default 30)")
-    parser.add_argument("--games", type=int, default=2000, help="random games each way (default 2000)")
-    parser.add_argument("--seed", type=int, default=2026, help="seed of both playout runs (default 2026)")
+    parser.add_argument(
+        "--games", type=int, default=2000, help="random games each way (default 2000)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=2026, help="seed of both playout runs (default 2026)"
+    )
     args = parser.parse_args()
     print(f"Python {sys.version.split()[0]} at {sys.executable}")
     report_startup(args.runs)

@@ -50,16 +50,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=float, default=1.0, help="the hard limit, seconds")
     parser.add_argument("--repeats", type=int, default=3, help="moves per position")
-    parser.add_argument("--busy", type=int, default=2,
-                        help="busy processes for the loaded run (0: idle only)")
+    parser.add_argument(
+        "--busy", type=int, default=2, help="busy processes for the loaded run (0: idle only)"
+    )
     options = parser.parse_args()
-    runs = [("idle", 0)] + ([(f"{options.busy} busy processes", options.busy)]
-                            if options.busy else [])
+    runs = [("idle", 0)] + (
+        [(f"{options.busy} busy processes", options.busy)] if options.busy else []
+    )
     print(f"time_limit {options.limit} s, {options.repeats} moves per position")
     print(f"{'machine':<20} {'position':<20} {'mean past limit':>16} {'worst':>10}")
     for label, busy in runs:
-        loaders = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
-                   for _ in range(busy)]
+        loaders = [
+            subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(busy)
+        ]
         try:
             for name, mean, worst in overshoots(options.limit, options.repeats):
                 print(f"{label:<20} {name:<20} {mean * 1000:>13.1f} ms {worst * 1000:>7.1f} ms")

@@ -58,7 +58,9 @@ def pons_sample() -> list[list[int]]:
     return [[int(digit) - 1 for digit in line.split()[1]] for line in lines]
 
 
-def solve_all(solver: Solver, positions: list[Position], node_limit: int | None) -> tuple[int, float]:
+def solve_all(
+    solver: Solver, positions: list[Position], node_limit: int | None
+) -> tuple[int, float]:
     """Nodes explored and CPU seconds to score each position on an emptied table."""
     nodes, seconds = 0, 0.0
     for position in positions:
@@ -84,11 +86,18 @@ def narrow_board_on_both_widths(repeats: int) -> None:
         wide = Solver(STANDARD, backend="native")
     wide.touch_table()
     figures = []
-    for name, solver in (("connect_four.engine._native (64-bit)", narrow), ("connect_four.engine._native128", wide)):
+    for name, solver in (
+        ("connect_four.engine._native (64-bit)", narrow),
+        ("connect_four.engine._native128", wide),
+    ):
         nodes, seconds = solve_all(solver, positions, None)
         figures.append((name, nodes, seconds))
-    print(f"7 x 6, the Pons sample {repeats} times ({len(positions)} searches), the same nodes on both:")
-    print(f"| {'module':<24} | {'nodes':>11} | {'CPU s':>7} | {'ns / node':>9} | {'M nodes/s':>9} |")
+    print(
+        f"7 x 6, the Pons sample {repeats} times ({len(positions)} searches), the same nodes on both:"
+    )
+    print(
+        f"| {'module':<24} | {'nodes':>11} | {'CPU s':>7} | {'ns / node':>9} | {'M nodes/s':>9} |"
+    )
     print(f"|{'-' * 26}|{'-' * 13}|{'-' * 9}|{'-' * 11}|{'-' * 11}|")
     for name, nodes, seconds in figures:
         print(
@@ -114,8 +123,10 @@ def boards_under_a_node_limit(node_limit: int, count: int, seed: int) -> None:
     """Nodes a second on random early positions: 7 x 6 (64-bit), then the wide boards."""
     rng = random.Random(seed)
     print(f"{count} random positions of 4 to 15 stones a board, at most {node_limit:,} nodes each:")
-    print(f"| {'board':<22} | {'bits':>4} | {'nodes':>11} | {'CPU s':>6} | {'M nodes/s':>9} |"
-          " / 7 x 6 |")
+    print(
+        f"| {'board':<22} | {'bits':>4} | {'nodes':>11} | {'CPU s':>6} | {'M nodes/s':>9} |"
+        " / 7 x 6 |"
+    )
     print(f"|{'-' * 24}|{'-' * 6}|{'-' * 13}|{'-' * 8}|{'-' * 11}|{'-' * 9}|")
     narrow_rate = None
     for rules in [STANDARD, *WIDE_BOARDS]:
@@ -135,22 +146,35 @@ def boards_under_a_node_limit(node_limit: int, count: int, seed: int) -> None:
             f"| {name:<22} | {layout(rules).bits:>4} | {nodes:>11,} | {seconds:>6.2f} |"
             f" {rate / 1e6:>9.2f} | {rate / narrow_rate:>7.2f} |"
         )
-    print(f"(connect_four.engine.budget assumes {NATIVE_NODES_PER_SECOND / 1e6:g} M nodes a second on 64 bits)")
+    print(
+        f"(connect_four.engine.budget assumes {NATIVE_NODES_PER_SECOND / 1e6:g} M nodes a second on 64 bits)"
+    )
     print()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--node-limit", type=int, default=2_000_000,
-                        help="nodes per wide-board position (default 2,000,000)")
-    parser.add_argument("--positions", type=int, default=3,
-                        help="random positions per wide board (default 3)")
-    parser.add_argument("--repeats", type=int, default=10,
-                        help="searches of the Pons sample per module (default 10)")
+    parser.add_argument(
+        "--node-limit",
+        type=int,
+        default=2_000_000,
+        help="nodes per wide-board position (default 2,000,000)",
+    )
+    parser.add_argument(
+        "--positions", type=int, default=3, help="random positions per wide board (default 3)"
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=10,
+        help="searches of the Pons sample per module (default 10)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if accelerator() is None or wide_accelerator() is None:
-        print("connect_four.engine._native or connect_four.engine._native128 is not built (pip install -e .): nothing to measure")
+        print(
+            "connect_four.engine._native or connect_four.engine._native128 is not built (pip install -e .): nothing to measure"
+        )
         return 1
     narrow_board_on_both_widths(args.repeats)
     boards_under_a_node_limit(args.node_limit, args.positions, args.seed)

@@ -72,8 +72,10 @@ def main() -> None:
     for margin in MARGINS:
         high = Counter(_result(exact) for estimate, exact in pairs if estimate >= margin)
         low = Counter(_result(exact) for estimate, exact in pairs if estimate <= -margin)
-        print(f"margin {margin:3d}: at or above +{margin}: {dict(high)}; "
-              f"at or below -{margin}: {dict(low)}")
+        print(
+            f"margin {margin:3d}: at or above +{margin}: {dict(high)}; "
+            f"at or below -{margin}: {dict(low)}"
+        )
 
 
 if __name__ == "__main__":

@@ -60,7 +60,9 @@ class Cluster:
     def _pg_ctl(self, *arguments: str) -> None:
         subprocess.run(
             [*self.run_as, self.pg_ctl, "-D", str(self.data), *arguments],
-            check=True, capture_output=True, timeout=300,
+            check=True,
+            capture_output=True,
+            timeout=300,
         )
 
     def start(self) -> None:
@@ -75,8 +77,16 @@ class Cluster:
             # Tests kill service processes, never the server: its own
             # flushes to disk only cost time there.
             settings += ["-c fsync=off", "-c full_page_writes=off"]
-        self._pg_ctl("start", "-w", "-t", "120", "-l", str(self.folder / "server.log"),
-                     "-o", " ".join(settings))
+        self._pg_ctl(
+            "start",
+            "-w",
+            "-t",
+            "120",
+            "-l",
+            str(self.folder / "server.log"),
+            "-o",
+            " ".join(settings),
+        )
 
     def stop(self) -> None:
         """Stop the server at once (its clients' connections break)."""
@@ -152,9 +162,24 @@ def start_cluster(*, durable: bool = False) -> Cluster:
         run_as = ["runuser", "-u", SERVER_USER, "--"]
     folder.chmod(0o700)
     made = subprocess.run(
-        [*run_as, initdb, "-D", str(folder / "data"), "-U", SERVER_USER, "-A", "trust",
-         "-E", "UTF8", "--no-sync", "--locale=C"],
-        capture_output=True, text=True, timeout=300, check=False,  # the status is read below
+        [
+            *run_as,
+            initdb,
+            "-D",
+            str(folder / "data"),
+            "-U",
+            SERVER_USER,
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+            "--locale=C",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,  # the status is read below
     )
     if made.returncode != 0:
         shutil.rmtree(folder, ignore_errors=True)
@@ -165,5 +190,7 @@ def start_cluster(*, durable: bool = False) -> Cluster:
     except subprocess.CalledProcessError as error:
         log = (folder / "server.log").read_text(errors="replace")[-2000:]
         shutil.rmtree(folder, ignore_errors=True)
-        raise RuntimeError(f"the PostgreSQL server did not start: {error.stderr!r}\n{log}") from None
+        raise RuntimeError(
+            f"the PostgreSQL server did not start: {error.stderr!r}\n{log}"
+        ) from None
     return cluster

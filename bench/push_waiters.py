@@ -53,15 +53,18 @@ CONNECTING_AT_ONCE = 64
 
 
 async def _wait_for_move(
-    port: int, game_id: str, wait: float, sent: list[int], arrivals: list[tuple[str, float]],
+    port: int,
+    game_id: str,
+    wait: float,
+    sent: list[int],
+    arrivals: list[tuple[str, float]],
     opening: asyncio.Semaphore,
 ) -> None:
     """One waiting client: ask, read the answer; ask again after a time-out; note the move."""
     async with opening:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
     request = (
-        f"GET /drop_token/{game_id}/moves?start=0&wait={wait:g} HTTP/1.1\r\n"
-        "Host: 127.0.0.1\r\n\r\n"
+        f"GET /drop_token/{game_id}/moves?start=0&wait={wait:g} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
     ).encode()
     try:
         while True:
@@ -146,9 +149,20 @@ def start_server(db: str, connections: int) -> tuple[subprocess.Popen[bytes], in
     listener.listen(4096)
     port: int = listener.getsockname()[1]
     process = subprocess.Popen(
-        [sys.executable, "-m", "connect_four.service", "--fd", str(listener.fileno()), "--db", db,
-         "--no-access-log", "--max-connections", str(connections)],
-        cwd=REPOSITORY, pass_fds=(listener.fileno(),),
+        [
+            sys.executable,
+            "-m",
+            "connect_four.service",
+            "--fd",
+            str(listener.fileno()),
+            "--db",
+            db,
+            "--no-access-log",
+            "--max-connections",
+            str(connections),
+        ],
+        cwd=REPOSITORY,
+        pass_fds=(listener.fileno(),),
     )
     listener.close()
     for _ in range(600):
@@ -220,8 +234,12 @@ def run(args: argparse.Namespace) -> Figures:
         stop = context.Event()
         try:
             games = [
-                request("POST", port, "/drop_token",
-                        {"players": ["ann", "bob"], "rows": 6, "columns": 7})["gameId"]
+                request(
+                    "POST",
+                    port,
+                    "/drop_token",
+                    {"players": ["ann", "bob"], "rows": 6, "columns": 7},
+                )["gameId"]
                 for _ in range(args.games)
             ]
             ready, results = context.Queue(), context.Queue()
@@ -277,8 +295,12 @@ def run(args: argparse.Namespace) -> Figures:
         needed = max(1, -(-99 * per_game // 100))  # 99 % of its waiters, rounded up
         delays.append(got[needed - 1] if len(got) >= needed else float("inf"))
     return Figures(
-        waiters=args.waiters, games=args.games, connect_seconds=connect_seconds,
-        idle_cpu=idle_cpu, rss_mb=rss, delays=delays,
+        waiters=args.waiters,
+        games=args.games,
+        connect_seconds=connect_seconds,
+        idle_cpu=idle_cpu,
+        rss_mb=rss,
+        delays=delays,
         deliveries=sum(len(by_game.get(game_id, [])) for game_id in posted),
         expected=per_game * len(posted),
         renewals=(sent_after - sent_before) / (stopped - clock),
@@ -289,8 +311,10 @@ def machine() -> str:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     somaxconn = Path("/proc/sys/net/core/somaxconn").read_text().strip()
     load = " ".join(f"{value:.2f}" for value in os.getloadavg())
-    return (f"machine: {os.cpu_count()} cores, load average {load}, ulimit -n {soft} "
-            f"(hard {hard}), somaxconn {somaxconn}")
+    return (
+        f"machine: {os.cpu_count()} cores, load average {load}, ulimit -n {soft} "
+        f"(hard {hard}), somaxconn {somaxconn}"
+    )
 
 
 def main() -> None:
@@ -299,7 +323,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000, help="games they wait on (1000)")
     parser.add_argument("--processes", type=int, default=4, help="client processes (4)")
     parser.add_argument(
-        "--wait", type=float, default=WAIT,
+        "--wait",
+        type=float,
+        default=WAIT,
         help=f"seconds each request waits ({WAIT}: none runs out during the bench; a shorter "
         "one measures what renewing a timed-out wait costs)",
     )
@@ -316,14 +342,20 @@ def main() -> None:
     figures = run(args)
     print(machine())
     ms = [delay * 1000 for delay in figures.delays]
-    print(f"waiters {figures.waiters} on {figures.games} games "
-          f"({figures.waiters // figures.games} each), all waiting after "
-          f"{figures.connect_seconds:.1f} s; server RSS {figures.rss_mb:.0f} MB")
-    print(f"server CPU while nobody moves: {100 * figures.idle_cpu:.2f} % of one core, "
-          f"waits renewed after a time-out: {figures.renewals:.0f}/s")
+    print(
+        f"waiters {figures.waiters} on {figures.games} games "
+        f"({figures.waiters // figures.games} each), all waiting after "
+        f"{figures.connect_seconds:.1f} s; server RSS {figures.rss_mb:.0f} MB"
+    )
+    print(
+        f"server CPU while nobody moves: {100 * figures.idle_cpu:.2f} % of one core, "
+        f"waits renewed after a time-out: {figures.renewals:.0f}/s"
+    )
     print(f"moves posted: {len(ms)}, deliveries {figures.deliveries} of {figures.expected}")
-    print(f"until 99 % of a game's waiters had its move: median {percentile(ms, 0.5):.1f} ms, "
-          f"p99 {percentile(ms, 0.99):.1f} ms, worst {max(ms):.1f} ms")
+    print(
+        f"until 99 % of a game's waiters had its move: median {percentile(ms, 0.5):.1f} ms, "
+        f"p99 {percentile(ms, 0.99):.1f} ms, worst {max(ms):.1f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -88,7 +88,16 @@ def free_port() -> int:
 def start_server(db: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "connect_four.service", "--port", str(port), "--db", db, "--no-access-log"],
+        [
+            sys.executable,
+            "-m",
+            "connect_four.service",
+            "--port",
+            str(port),
+            "--db",
+            db,
+            "--no-access-log",
+        ],
         cwd=REPOSITORY,
     )
     url = f"http://127.0.0.1:{port}"
@@ -172,7 +181,9 @@ def play_games(
                 next_game[0] += 1
             players = [f"player{n}" for n in range(args.players)]
             response = request(
-                client, "POST", "/drop_token",
+                client,
+                "POST",
+                "/drop_token",
                 {"players": players, "rows": args.rows, "columns": args.columns},
             )
             if response.status_code != 200:
@@ -196,7 +207,9 @@ def play_games(
                     mover = game.to_move
                     assert mover is not None
                     response = request(
-                        client, "POST", f"/drop_token/{game_id}/{players[mover]}",
+                        client,
+                        "POST",
+                        f"/drop_token/{game_id}/{players[mover]}",
                         {"column": column},
                     )
                     expected, move = 200, (players[mover], column)
@@ -244,7 +257,9 @@ def verify(url: str, played: list[Played], args: argparse.Namespace) -> list[str
             # The seed's keys (a newer service adds the board's).
             seed_state = {key: state.get(key) for key in ("players", "state", "winner")}
             if outcome is None or seed_state != {
-                "players": record.players, "state": "DONE", "winner": winner
+                "players": record.players,
+                "state": "DONE",
+                "winner": winner,
             }:
                 problems.append(f"{record.game_id}: state {state} but replay gives {outcome}")
             if stored != record.history or winner != record.winner:
@@ -415,12 +430,15 @@ def compare_databases(args: argparse.Namespace, counts: list[int]) -> bool:
     def database_cpu() -> float:
         """The PostgreSQL server's CPU seconds so far (none without a server)."""
         return cpu_seconds([postmaster], postmaster) if postmaster else 0.0
+
     print(
         f"{args.games} games per run, {args.rows} x {args.columns}, {args.players} players; "
         "CPU s per 1,000 requests: service processes / PostgreSQL server / clients"
     )
-    print("| set-up | clients | moves/s | p50 ms | p99 ms | errors | CPU service "
-          "| CPU PostgreSQL | CPU clients |")
+    print(
+        "| set-up | clients | moves/s | p50 ms | p99 ms | errors | CPU service "
+        "| CPU PostgreSQL | CPU clients |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     ok = True
     try:
@@ -440,8 +458,9 @@ def compare_databases(args: argparse.Namespace, counts: list[int]) -> bool:
                     pids = [process.pid for process, _ in servers]
                     try:
                         before = (cpu_seconds(pids), database_cpu(), time.process_time())
-                        summary = run_load(servers[0][1], args, clients, 0,
-                                           [url for _, url in servers])
+                        summary = run_load(
+                            servers[0][1], args, clients, 0, [url for _, url in servers]
+                        )
                         after = (cpu_seconds(pids), database_cpu(), time.process_time())
                     finally:
                         for process, _ in servers:
@@ -466,8 +485,11 @@ def compare_databases(args: argparse.Namespace, counts: list[int]) -> bool:
     finally:
         if cluster is not None:
             cluster.remove()
-    print("every game verified: stored moves replay through the engine to the server's answers"
-          if ok else "FAILED: see the errors above")
+    print(
+        "every game verified: stored moves replay through the engine to the server's answers"
+        if ok
+        else "FAILED: see the errors above"
+    )
     return ok
 
 
@@ -478,26 +500,33 @@ def main() -> None:
         "--clients", default="16,64,256", help="concurrent clients, comma-separated (16,64,256)"
     )
     parser.add_argument(
-        "--flood", type=int, default=0,
+        "--flood",
+        type=int,
+        default=0,
         help="also run each count with this many clients looping on the costliest winner check",
     )
     parser.add_argument(
-        "--repeat", type=int, default=3,
+        "--repeat",
+        type=int,
+        default=3,
         help="with --flood, alternate quiet and flooded runs this many times (3): on a "
         "shared machine one pair is noise",
     )
     parser.add_argument(
-        "--long-game", action="store_true",
+        "--long-game",
+        action="store_true",
         help="also compare request latencies at the start and the end of a 9,990-move game",
     )
     parser.add_argument("--url", help="target this server instead of starting one")
     parser.add_argument(
-        "--databases", action="store_true",
+        "--databases",
+        action="store_true",
         help="compare 1 process on SQLite, 1 and 2 processes on PostgreSQL (64 clients unless "
         "--clients says)",
     )
     parser.add_argument(
-        "--sqlite", action="store_true",
+        "--sqlite",
+        action="store_true",
         help="with --databases, only the SQLite set-ups (1 and 2 processes on one file)",
     )
     parser.add_argument("--rows", type=int, default=4, help="board rows (4)")
@@ -579,8 +608,11 @@ def main() -> None:
             f"median of {len(ordered)}: {ordered[len(ordered) // 2]:.2f} "
             f"(each: {', '.join(f'{value:.2f}' for value in values)})"
         )
-    print("every game verified: stored moves replay through the engine to the server's answers"
-          if not failed else "FAILED: see the errors above")
+    print(
+        "every game verified: stored moves replay through the engine to the server's answers"
+        if not failed
+        else "FAILED: see the errors above"
+    )
     if args.long_game:
         with tempfile.TemporaryDirectory() as folder:
             process = None

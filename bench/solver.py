@@ -300,9 +300,7 @@ def _random_opening(rules: Rules, rng: random.Random, length: int) -> list[int]:
             return game.moves
 
 
-def print_strength(
-    games: int, budget: float, seed: int, opening: int, kinds: list[str]
-) -> None:
+def print_strength(games: int, budget: float, seed: int, opening: int, kinds: list[str]) -> None:
     """Print a table of matches on 7 x 6 and 5 x 8 (connect 4).
 
     ``kinds`` picks the matches: "random" and "greedy" (the top level against
@@ -416,8 +414,10 @@ def main(argv: list[str] | None = None) -> int:
         backends: list[Backend] = []
         if not args.no_native:
             if accelerator() is None:
-                print("The accelerator connect_four.engine._native is not built (pip install -e .): "
-                      "pure Python only.")
+                print(
+                    "The accelerator connect_four.engine._native is not built (pip install -e .): "
+                    "pure Python only."
+                )
             else:
                 backends.append("native")
         if not args.no_python:

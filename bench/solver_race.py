@@ -127,9 +127,7 @@ def project_racer(rules: Rules, table_size: int, threads: int) -> Racer:
     Without the 12-stone database (:mod:`connect_four.engine.database`), as BitBully runs
     without its opening book: both search every position from scratch.
     """
-    solver = Solver(
-        rules, backend="native", table_size=table_size, threads=threads, database=False
-    )
+    solver = Solver(rules, backend="native", table_size=table_size, threads=threads, database=False)
     solver.touch_table()  # the first touch of the table's pages is not the search's
 
     def run(moves: list[int]) -> Run:
@@ -167,9 +165,7 @@ def read_lines(data: Path | None, file: str, count: int) -> list[tuple[list[int]
     return positions
 
 
-def race(
-    positions: list[tuple[list[int], int]], racers: dict[str, Racer]
-) -> dict[str, Tally]:
+def race(positions: list[tuple[list[int], int]], racers: dict[str, Racer]) -> dict[str, Tally]:
     """Every racer on every position, interleaved, the first racer alternating; checks the scores.
 
     Raises:
@@ -213,17 +209,29 @@ def _load() -> str:
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, run the races; the exit status (2: cannot run)."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--data", type=Path,
-                        help="folder holding Pons' Test_* files (needed unless --no-pons)")
-    parser.add_argument("--threads", type=int, default=1,
-                        help="also race the project's search on N threads on Begin-Hard (wall time)")
-    parser.add_argument("--table-mb", type=float,
-                        help=f"the project's table in MiB (default {TABLE_SIZE * 8 >> 20})")
+    parser.add_argument(
+        "--data", type=Path, help="folder holding Pons' Test_* files (needed unless --no-pons)"
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="also race the project's search on N threads on Begin-Hard (wall time)",
+    )
+    parser.add_argument(
+        "--table-mb",
+        type=float,
+        help=f"the project's table in MiB (default {TABLE_SIZE * 8 >> 20})",
+    )
     parser.add_argument("--no-pons", action="store_true", help="skip Pons' sets")
-    parser.add_argument("--empty", action="store_true",
-                        help="also race on the empty 7 x 6 board (minutes each)")
-    parser.add_argument("--empty-5x8", action="store_true",
-                        help="also time the project alone on the empty 5 x 8 board (minutes)")
+    parser.add_argument(
+        "--empty", action="store_true", help="also race on the empty 7 x 6 board (minutes each)"
+    )
+    parser.add_argument(
+        "--empty-5x8",
+        action="store_true",
+        help="also time the project alone on the empty 5 x 8 board (minutes)",
+    )
     args = parser.parse_args(argv)
     try:
         return _run(args)
@@ -238,20 +246,26 @@ def _run(args: argparse.Namespace) -> int:
         raise RaceError("bench/solver_race.py: the accelerator is not built (pip install -e .)")
     check_threads(args.threads)
     table_size = TABLE_SIZE if args.table_mb is None else table_size_for_megabytes(args.table_mb)
-    sets = [] if args.no_pons else [
-        (title, read_lines(args.data, file, count)) for title, file, count in RACED_SETS
-    ]
+    sets = (
+        []
+        if args.no_pons
+        else [(title, read_lines(args.data, file, count)) for title, file, count in RACED_SETS]
+    )
     racers: dict[str, Racer] = {}
     if sets or args.empty:
         racers["BitBully"] = bitbully_racer(load_bitbully())
         racers = {"project": project_racer(STANDARD, table_size, 1), **racers}
     helper_name = f"project {args.threads} thr."
-    helpers = {helper_name: project_racer(STANDARD, table_size, args.threads)} if (
-        sets and args.threads > 1
-    ) else {}
+    helpers = (
+        {helper_name: project_racer(STANDARD, table_size, args.threads)}
+        if (sets and args.threads > 1)
+        else {}
+    )
     print(f"project table: {table_size:,} slots, {table_size * 8 / 2**20:.0f} MiB; {_load()}")
-    print(f"{'work':<14} {'solver':<16} {'n':>3} {'mean CPU':>10} {'mean wall':>10} "
-          f"{'positions':>13} {'per pos.':>10}")
+    print(
+        f"{'work':<14} {'solver':<16} {'n':>3} {'mean CPU':>10} {'mean wall':>10} "
+        f"{'positions':>13} {'per pos.':>10}"
+    )
     for title, positions in sets:
         chosen = {**racers, **helpers} if title == "Begin-Hard" else racers
         tallies = race(positions, chosen)
@@ -264,10 +278,12 @@ def _run(args: argparse.Namespace) -> int:
         print_race("empty 7 x 6", tallies, "project", "BitBully")
     if args.empty_5x8:
         run = project_racer(SMALL, table_size, args.threads)([])
-        print(f"{'empty 5 x 8':<14} {'project':<16} {1:>3} {_duration(run.cpu):>10} "
-              f"{_duration(run.wall):>10} {run.positions / 1e6:>11.2f} M "
-              f"{run.cpu / run.positions * 1e9:>7.0f} ns   score {run.score}, "
-              f"{args.threads} thread(s), {_load()}")
+        print(
+            f"{'empty 5 x 8':<14} {'project':<16} {1:>3} {_duration(run.cpu):>10} "
+            f"{_duration(run.wall):>10} {run.positions / 1e6:>11.2f} M "
+            f"{run.cpu / run.positions * 1e9:>7.0f} ns   score {run.score}, "
+            f"{args.threads} thread(s), {_load()}"
+        )
     return 0
 
 

@@ -125,9 +125,7 @@ def solve(
     start = now()
     rate, _ = _exact_budget(game.rules)
     node_limit = None if time_budget is None else max(1, int(time_budget * rate))
-    solver = Solver(
-        game.rules, table_size=_table_size(node_limit, table_size), threads=threads
-    )
+    solver = Solver(game.rules, table_size=_table_size(node_limit, table_size), threads=threads)
     solver.node_limit = node_limit
     if time_budget is not None:
         solver.deadline = deadline_for(start, time_budget, time_limit)
@@ -194,9 +192,7 @@ def analyse(
     rate, exact_share = _exact_budget(game.rules)
     if cells - position.moves <= _EXACT_MAX_EMPTY:
         node_limit = max(1, int(time_budget * exact_share * rate))
-        solver = Solver(
-            game.rules, table_size=_table_size(node_limit, table_size), threads=threads
-        )
+        solver = Solver(game.rules, table_size=_table_size(node_limit, table_size), threads=threads)
         solver.deadline = start + (deadline - start) * exact_share
         solver.node_limit = node_limit
         try:

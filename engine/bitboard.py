@@ -322,9 +322,7 @@ class Position:
             ColumnOutOfRangeError: ``column`` is not a column of the board.
         """
         self._check_column(column)
-        return bool(
-            self.winning_cells() & self.possible() & self.layout.column_masks[column]
-        )
+        return bool(self.winning_cells() & self.possible() & self.layout.column_masks[column])
 
     def non_losing_moves(self) -> Bitboard:
         """The moves (as cells) that do not let the opponent win at once.

@@ -428,9 +428,7 @@ def _move_order(
                 if after not in seen:
                     seen.add(after)
                     goes_on = height + 1 < len(stack) and stack[height + 1] != player
-                    options.append(
-                        ((goes_on, waits[column][height], len(stack) - height), after)
-                    )
+                    options.append(((goes_on, waits[column][height], len(stack) - height), after))
         budget.left -= len(options)
         # The last pushed is searched first.
         options.sort()

@@ -183,7 +183,9 @@ class Book:
 
     def recorded_moves(self) -> dict[int, int]:
         """Every recorded move, canonical key to column (canonical orientation)."""
-        return {key: move for key, move in zip(self.keys, self.moves, strict=True) if move != _NO_MOVE}
+        return {
+            key: move for key, move in zip(self.keys, self.moves, strict=True) if move != _NO_MOVE
+        }
 
     def _index(self, key: int) -> int | None:
         keys = self.keys
@@ -282,7 +284,9 @@ class Book:
 
 def _check_board(rules: Rules) -> None:
     if rules.columns * (rules.rows + 1) > 64:
-        raise BookFormatError(f"keys of a {rules.rows} x {rules.columns} board need more than 64 bits")
+        raise BookFormatError(
+            f"keys of a {rules.rows} x {rules.columns} board need more than 64 bits"
+        )
 
 
 # === Shipped books, loaded on first use ======================================

@@ -265,7 +265,13 @@ class Solver(BudgetedSearch):
             # Without a budget the checks would change nothing: skip the calls.
             budgeted = self.node_limit is not None or self.deadline is not None
             score, self.explored = run(
-                current, mask, moves, alpha, beta, threats, self.explored,
+                current,
+                mask,
+                moves,
+                alpha,
+                beta,
+                threats,
+                self.explored,
                 check if budgeted else None,
             )
             return score
@@ -391,9 +397,7 @@ class Solver(BudgetedSearch):
             codes[slot] = ((alpha + offset) << 1) | 1
             return alpha
 
-        def start(
-            current: int, mask: int, moves: int, alpha: int, beta: int, threats: int
-        ) -> int:
+        def start(current: int, mask: int, moves: int, alpha: int, beta: int, threats: int) -> int:
             nonlocal next_check
             next_check = solver.explored  # look at the budget on the first node
             return negamax(current, mask, moves, alpha, beta, threats)

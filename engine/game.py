@@ -180,9 +180,7 @@ class Game:
     # --- Construction -----------------------------------------------------
 
     @classmethod
-    def from_moves(
-        cls, moves: str | Iterable[Column], rules: Rules | None = None
-    ) -> Game:
+    def from_moves(cls, moves: str | Iterable[Column], rules: Rules | None = None) -> Game:
         """Replay a two-player game from its columns (a list or a move string).
 
         >>> Game.from_moves([3, 3, 4]).moves
@@ -318,9 +316,7 @@ class Game:
         cells, width, columns = self._cells, self._width, self.rules.columns
         return [
             [None if owner == _EMPTY else owner for owner in cells[start : start + columns]]
-            for start in (
-                (row + 1) * width + 1 for row in reversed(range(self.rules.rows))
-            )
+            for start in ((row + 1) * width + 1 for row in reversed(range(self.rules.rows)))
         ]
 
     def can_play(self, column: Column) -> bool:
@@ -374,18 +370,12 @@ class Game:
         if player is not None:
             self._check_active(player)
         if self._outcome is not None:
-            raise GameOverError(
-                f"the game is over; no move may follow {self.moves_string()!r}"
-            )
+            raise GameOverError(f"the game is over; no move may follow {self.moves_string()!r}")
         if player is not None and player != self._to_move:
-            raise NotYourTurnError(
-                f"it is player {self._to_move}'s turn, not player {player}'s"
-            )
+            raise NotYourTurnError(f"it is player {self._to_move}'s turn, not player {player}'s")
         self._check_column(column)
         if self._heights[column] >= self.rules.rows:
-            raise ColumnFullError(
-                f"column {column} is full after {self.moves_string()!r}"
-            )
+            raise ColumnFullError(f"column {column} is full after {self.moves_string()!r}")
         move = Move(self._to_move, column)
         self._push(move)
         return move
@@ -513,4 +503,3 @@ class Game:
     def __len__(self) -> int:
         """How many entries (drops and quits) the history holds."""
         return len(self._history)
-

@@ -100,8 +100,7 @@ def _cells_top_down(grid: Sequence[Any], rules: Rules, top_down: bool) -> list[A
     else:
         if len(grid) != rules.cells:
             raise BoardLengthError(
-                f"a {rows} x {columns} board has {rules.cells} cells, "
-                f"but the grid has {len(grid)}"
+                f"a {rows} x {columns} board has {rules.cells} cells, but the grid has {len(grid)}"
             )
         cells = list(grid)
     if top_down:

@@ -129,9 +129,7 @@ class Heuristic(BudgetedSearch):
                 (ours & mine).bit_count() - (theirs & yours).bit_count()
             )
 
-        def search(
-            current: int, mask: int, moves: int, depth: int, alpha: int, beta: int
-        ) -> int:
+        def search(current: int, mask: int, moves: int, depth: int, alpha: int, beta: int) -> int:
             nonlocal next_check
             owner.explored += 1
             if owner.explored >= next_check:
@@ -182,9 +180,7 @@ class Heuristic(BudgetedSearch):
                         best_cells[key] = cell
             return best
 
-        def start(
-            current: int, mask: int, moves: int, depth: int, alpha: int, beta: int
-        ) -> int:
+        def start(current: int, mask: int, moves: int, depth: int, alpha: int, beta: int) -> int:
             nonlocal next_check
             next_check = owner.explored
             return search(current, mask, moves, depth, alpha, beta)
@@ -206,9 +202,7 @@ class Heuristic(BudgetedSearch):
         possible = position.possible()
         winning = position.winning_cells() & possible
         if winning:
-            return [
-                (WIN - moves, c) for c in lay.centre_first if winning & lay.column_masks[c]
-            ]
+            return [(WIN - moves, c) for c in lay.centre_first if winning & lay.column_masks[c]]
         candidates = position.non_losing_moves() or possible
         best = -WIN - 2
         tied: list[tuple[int, int]] = []
@@ -237,4 +231,3 @@ def from_heuristic(value: int, cells: int) -> tuple[int, bool]:
     stones_before = WIN - abs(value)
     score = win_score(cells, stones_before)
     return (score if value > 0 else -score), True
-

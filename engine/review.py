@@ -217,9 +217,8 @@ def review_steps(
             position = positions[index]
             assert position is not None
             scores[index] = _merged(
-                scores[index], column_scores(
-                    position, time_budget=again, threads=threads, table_size=table_size
-                )
+                scores[index],
+                column_scores(position, time_budget=again, threads=threads, table_size=table_size),
             )
             done += 1
             yield done, total

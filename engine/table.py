@@ -65,9 +65,7 @@ def check_table_size(size: int) -> int:
         ValueError: ``size`` is not an int within MIN_TABLE_SIZE..MAX_TABLE_SIZE.
     """
     if not is_int(size) or not MIN_TABLE_SIZE <= size <= MAX_TABLE_SIZE:
-        raise ValueError(
-            f"a table has {MIN_TABLE_SIZE} to {MAX_TABLE_SIZE} slots, not {size!r}"
-        )
+        raise ValueError(f"a table has {MIN_TABLE_SIZE} to {MAX_TABLE_SIZE} slots, not {size!r}")
     return size
 
 

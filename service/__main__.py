@@ -58,8 +58,7 @@ def main(argv: list[str] | None = None) -> None:
         "--max-db-pages",
         type=int,
         metavar="N",
-        help="cap an SQLite database at N pages of 4 KiB; beyond, writes answer 503 "
-        "storage_full",
+        help="cap an SQLite database at N pages of 4 KiB; beyond, writes answer 503 storage_full",
     )
     parser.add_argument(
         "--read-only",
@@ -87,9 +86,7 @@ def main(argv: list[str] | None = None) -> None:
         metavar="N",
         help=f"winner checks that may wait for the worker; more are 503 ({WINNER_WAITING})",
     )
-    parser.add_argument(
-        "--no-access-log", action="store_true", help="do not log each request"
-    )
+    parser.add_argument("--no-access-log", action="store_true", help="do not log each request")
     parser.add_argument(
         "--max-connections",
         type=int,
@@ -125,7 +122,12 @@ def main(argv: list[str] | None = None) -> None:
         protocol = TimedProtocol
     try:
         _serve(
-            app, args.host, args.port, args.fd, not args.no_access_log, protocol,
+            app,
+            args.host,
+            args.port,
+            args.fd,
+            not args.no_access_log,
+            protocol,
             raise_open_files(args.max_connections),
         )
     finally:

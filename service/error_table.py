@@ -225,8 +225,7 @@ def _allowed_methods(request: Request) -> list[str]:
         method
         for method in _METHODS
         if any(
-            route.matches(dict(request.scope, method=method))[0] is Match.FULL
-            for route in routes
+            route.matches(dict(request.scope, method=method))[0] is Match.FULL for route in routes
         )
     ]
 

@@ -155,9 +155,7 @@ class EventHub:
             watched.futures.discard(future)
         return watched.generation != seen
 
-    async def shared(
-        self, watched: Watched, key: object, read: Callable[[], Awaitable[T]]
-    ) -> T:
+    async def shared(self, watched: Watched, key: object, read: Callable[[], Awaitable[T]]) -> T:
         """The result of ``read()``, shared by every request of the game's same generation.
 
         Requests asking with the same ``key`` while the game's generation is

@@ -144,9 +144,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def send_400_response(self, msg: str) -> None:
         """An unparseable request (bad request line, headers too large): 400, in the one shape."""
-        body = json.dumps(
-            {"error": HTTP_CODES[400], "detail": msg}, separators=(",", ":")
-        ).encode()
+        body = json.dumps({"error": HTTP_CODES[400], "detail": msg}, separators=(",", ":")).encode()
         headers = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),

@@ -260,9 +260,7 @@ class PostgresMoveFeed:
         first = True
         while True:
             try:
-                connection: Any = await psycopg.AsyncConnection.connect(
-                    self.url, autocommit=True
-                )
+                connection: Any = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
                 async with connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     self._listening.set()

@@ -13,7 +13,7 @@ from .schemas import ERROR_SCHEMA, ErrorOut
 __all__ = ["describe_limits", "install_openapi"]
 
 _LIMITS_TEXT = (
-    "Every error is JSON: {{\"error\": code, \"detail\": sentence}}. Limits of every "
+    'Every error is JSON: {{"error": code, "detail": sentence}}. Limits of every '
     "request: a body of at most {body} bytes (413 request_too_large), sent within "
     "{body_timeout:g} s of the headers (408 request_timeout); request line and headers of "
     "at most {header} bytes (431 headers_too_large), sent within {header_timeout:g} s (else "
@@ -26,8 +26,11 @@ _LIMITS_TEXT = (
 def describe_limits(max_body_bytes: int, body_timeout: float) -> str:
     """The document's description: the error shape and every limit of a request."""
     return _LIMITS_TEXT.format(
-        body=max_body_bytes, body_timeout=body_timeout, header_timeout=HEADER_TIMEOUT,
-        header=MAX_HEADER_BYTES, connections=MAX_CONNECTIONS,
+        body=max_body_bytes,
+        body_timeout=body_timeout,
+        header_timeout=HEADER_TIMEOUT,
+        header=MAX_HEADER_BYTES,
+        connections=MAX_CONNECTIONS,
     )
 
 

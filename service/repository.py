@@ -76,9 +76,7 @@ class GameStore:
     _SELECT_IN_PROGRESS_PAGE = (
         "SELECT rowid, game_id FROM games WHERE done = 0 AND rowid > ? ORDER BY rowid LIMIT ?"
     )
-    _SELECT_GAME = (
-        "SELECT players, board_rows, board_columns, tokens FROM games WHERE game_id = ?"
-    )
+    _SELECT_GAME = "SELECT players, board_rows, board_columns, tokens FROM games WHERE game_id = ?"
     _SELECT_GAME_TO_WRITE = _SELECT_GAME
 
     def __init__(self, *, cache_weight: int = CACHE_WEIGHT) -> None:
@@ -313,9 +311,7 @@ class GameStore:
             # The engine numbers players; say the same with their names.
             except NotYourTurnError as error:
                 to_move = record.players[game.to_move or 0]
-                raise NotYourTurnError(
-                    f"it is {to_move}'s turn, not {player_id}'s"
-                ) from error
+                raise NotYourTurnError(f"it is {to_move}'s turn, not {player_id}'s") from error
             except PlayerNotActiveError as error:
                 raise PlayerNotActiveError(f"player {player_id!r} has quit the game") from error
             try:
@@ -325,9 +321,7 @@ class GameStore:
                     (game_id, count, move.player, move.column, key),
                 )
                 if game.is_over():
-                    connection.execute(
-                        "UPDATE games SET done = 1 WHERE game_id = ?", (game_id,)
-                    )
+                    connection.execute("UPDATE games SET done = 1 WHERE game_id = ?", (game_id,))
             except BaseException:
                 game.pop()  # Not stored: the cached game must not keep it.
                 raise

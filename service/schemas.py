@@ -47,9 +47,7 @@ PlayerName = Annotated[
 ]
 BoardSize = Annotated[StrictInt, Field(ge=1, le=MAX_SIZE, examples=[4])]
 # The limit is the schema's (malformed_request); below 1 is the engine's bad_rules.
-WinnerSize = Annotated[
-    StrictInt, Field(le=MAX_WINNER_SIZE, description=f"1 to {MAX_WINNER_SIZE}.")
-]
+WinnerSize = Annotated[StrictInt, Field(le=MAX_WINNER_SIZE, description=f"1 to {MAX_WINNER_SIZE}.")]
 
 
 class _Input(BaseModel):

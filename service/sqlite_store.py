@@ -286,4 +286,3 @@ class SqliteGameStore(GameStore):
             self._connections.clear()
         self._local = threading.local()
         super().close()
-

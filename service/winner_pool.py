@@ -200,9 +200,7 @@ class AnalysisPool(WorkerPool):
         waiting: int = ANALYSIS_WAITING,
         refusal_pause: float = WINNER_REFUSAL_PAUSE,
     ) -> None:
-        super().__init__(
-            workers, waiting, refusal_pause, busy=AnalysisBusyError, work="analyses"
-        )
+        super().__init__(workers, waiting, refusal_pause, busy=AnalysisBusyError, work="analyses")
 
 
 class ComputerPool(WorkerPool):

@@ -16,8 +16,19 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection
 
-__all__ = ["UNDO", "QUIT", "HINT", "SCORES", "HELP", "INTRODUCTION", "HELP_TEXT", "Reply", "answer",
-           "command_for", "moves_to_undo"]
+__all__ = [
+    "UNDO",
+    "QUIT",
+    "HINT",
+    "SCORES",
+    "HELP",
+    "INTRODUCTION",
+    "HELP_TEXT",
+    "Reply",
+    "answer",
+    "command_for",
+    "moves_to_undo",
+]
 
 UNDO = "undo"
 QUIT = "quit"

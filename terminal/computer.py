@@ -65,12 +65,17 @@ class Computer:
         if word == WIN:
             verdict = "you can force a win"
         elif word == DRAW:
-            verdict = ("with best play the game is a draw" if settled
-                       else "it draws with best play; some columns are not settled")
+            verdict = (
+                "with best play the game is a draw"
+                if settled
+                else "it draws with best play; some columns are not settled"
+            )
         elif word == LOSS:
-            verdict = ("with best play you lose; this holds out longest" if settled
-                       else "with best play you lose; this holds out longest of the settled "
-                       "columns")
+            verdict = (
+                "with best play you lose; this holds out longest"
+                if settled
+                else "with best play you lose; this holds out longest of the settled columns"
+            )
         else:
             verdict = f"an estimate, not a proof: {word}"
         return f"Hint: play {column} ({verdict})."
@@ -92,8 +97,7 @@ class Computer:
         exact = all(score.exact for score in scores.values())
         legend = (
             "+: you can force a win, the higher the sooner; 0: a draw; "
-            "-: you lose, the lower the sooner"
-            + ("" if exact else _ESTIMATE_LEGEND)
+            "-: you lose, the lower the sooner" + ("" if exact else _ESTIMATE_LEGEND)
         )
         return [f"Scores by column: {line}", f"({legend})"]
 

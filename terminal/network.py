@@ -120,7 +120,9 @@ class GameInfo:
 
     __slots__ = ("players", "done", "rows", "columns")
 
-    def __init__(self, players: list[str], done: bool, rows: int | None, columns: int | None) -> None:
+    def __init__(
+        self, players: list[str], done: bool, rows: int | None, columns: int | None
+    ) -> None:
         self.players = players
         self.done = done
         self.rows = rows
@@ -259,8 +261,9 @@ class DropTokenClient:
             rows, columns = (int(value) for value in size)  # type: ignore[call-overload]
         else:
             raise BadResponse(f"the service's board of game {printable(game_id)} is malformed")
-        return GameInfo([str(name) for name in players], answer.get("state") == "DONE",
-                        rows, columns)
+        return GameInfo(
+            [str(name) for name in players], answer.get("state") == "DONE", rows, columns
+        )
 
     def check_token(self, address: GameAddress, token: str | None, columns: int) -> None:
         """Raise if the service would refuse the player's moves for their token.
@@ -298,10 +301,13 @@ class DropTokenClient:
         if wait is not None and waiting:
             query["wait"] = f"{wait:g}"
         try:
-            answer = _expect_dict(self._request(
-                "GET", f"{path}?{urllib.parse.urlencode(query)}",
-                timeout=self.timeout + (wait or 0.0) if waiting else self.timeout,
-            ))
+            answer = _expect_dict(
+                self._request(
+                    "GET",
+                    f"{path}?{urllib.parse.urlencode(query)}",
+                    timeout=self.timeout + (wait or 0.0) if waiting else self.timeout,
+                )
+            )
         except ServiceRefused as refusal:
             # The seed's rule: a start past the last move is 404.
             if refusal.code == "move_not_found":
@@ -322,11 +328,15 @@ class DropTokenClient:
         a lost answer is answered again and plays nothing twice.
         """
         answer = _expect_dict(
-            self._request("POST", address.player_path, body={"column": column}, token=token, key=key)
+            self._request(
+                "POST", address.player_path, body={"column": column}, token=token, key=key
+            )
         )
         move = answer.get("move")
         prefix = f"{address.game_id}/moves/"
-        number_text = move[len(prefix):] if isinstance(move, str) and move.startswith(prefix) else ""
+        number_text = (
+            move[len(prefix) :] if isinstance(move, str) and move.startswith(prefix) else ""
+        )
         if not (number_text.isascii() and number_text.isdigit() and len(number_text) < 10):
             raise BadResponse("the service's answer to a move is malformed")
         return int(number_text)
@@ -364,8 +374,8 @@ class DropTokenClient:
         if key is not None:
             headers["Idempotency-Key"] = key
         # The base URL was checked to be http(s) (parse_server_url).
-        request = urllib.request.Request(self.base + path, data=data, headers=headers,  # noqa: S310
-                                         method=method)
+        url = self.base + path
+        request = urllib.request.Request(url, data=data, headers=headers, method=method)  # noqa: S310
         try:
             with self._opener.open(request, timeout=timeout or self.timeout) as response:
                 status = response.status
@@ -382,7 +392,8 @@ class DropTokenClient:
             code, detail = _error_of(raw)
             raise ServiceRefused(
                 f"the service refused: {printable(detail or code or f'HTTP status {status}')}",
-                status, code,
+                status,
+                code,
             )
         if not raw:
             return None

@@ -44,8 +44,15 @@ if TYPE_CHECKING:
 
     Result = TypeVar("Result")
 
-__all__ = ["INSTALLED_COMMAND", "POLL_SECONDS", "PUSH_WAIT", "RETRY_SECONDS", "QUIT_TIMEOUT",
-           "converse_over_network", "join_command"]
+__all__ = [
+    "INSTALLED_COMMAND",
+    "POLL_SECONDS",
+    "PUSH_WAIT",
+    "RETRY_SECONDS",
+    "QUIT_TIMEOUT",
+    "converse_over_network",
+    "join_command",
+]
 
 INSTALLED_COMMAND = "connect-four"
 """The game's command when installed with pip (pyproject.toml's [project.scripts])."""
@@ -94,8 +101,9 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
         address = GameAddress(settings.network, created.game_id, players[0])
         token: str | None = created.tokens[players[0]]
         friend = GameAddress(settings.network, created.game_id, players[1])
-        yield Show(f"Game created on {settings.network}: you are {players[0]} (X), "
-                   f"{players[1]} is O.")
+        yield Show(
+            f"Game created on {settings.network}: you are {players[0]} (X), {players[1]} is O."
+        )
         yield Show(f"{players[1]} joins with this command (it holds {players[1]}'s secret token):")
         yield Show("  " + join_command(friend, created.tokens[players[1]], settings))
         # The creator's own way back, should this terminal close mid-game.
@@ -119,8 +127,10 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
         if settings.joining is not None:
             yield from _catch_up(game, players, client, patience, address.game_id)
             other = players[1 - me]
-            yield Show(f"Joined game {address.game_id} on {settings.network}: you are "
-                       f"{players[me]} ({MARKERS[me]}), {other} is {MARKERS[1 - me]}.")
+            yield Show(
+                f"Joined game {address.game_id} on {settings.network}: you are "
+                f"{players[me]} ({MARKERS[me]}), {other} is {MARKERS[1 - me]}."
+            )
         quitter: int | None = None
         while game.outcome() is None:
             yield Show("\n" + render(game, markers=discs.playing))
@@ -130,8 +140,7 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
                 column = yield from _typed_column(game)
                 news = yield from _post(game, column, client, patience, address, token)
             else:
-                yield Show(f"Waiting for {players[player]} to move... "
-                           "(Ctrl-C quits the game)")
+                yield Show(f"Waiting for {players[player]} to move... (Ctrl-C quits the game)")
                 news = yield from _wait_for_news(game, client, patience, address.game_id)
             for entry in news:
                 line = _play_entry(game, players, entry)
@@ -202,8 +211,10 @@ class _Patience:
                 now = time.monotonic()
                 if deadline is None:
                     deadline = now + RETRY_SECONDS
-                    yield Show(f"Connection to {self.url} lost ({failure}); retrying for "
-                               f"up to {RETRY_SECONDS:g} seconds...")
+                    yield Show(
+                        f"Connection to {self.url} lost ({failure}); retrying for "
+                        f"up to {RETRY_SECONDS:g} seconds..."
+                    )
                 elif now >= deadline:
                     raise ConnectionLost(
                         f"lost the connection to {self.url} ({failure}) for over "
@@ -287,14 +298,17 @@ def _watch(
     discs = Discs(highlight=settings.highlight, color=settings.color)
     yield from _catch_up(game, players, client, patience, game_id)
     played = len(game.history)
-    yield Show(f"Watching game {game_id} on {settings.network}: {players[0]} is X, "
-               f"{players[1]} is O ({played} move{'' if played == 1 else 's'} so far).")
+    yield Show(
+        f"Watching game {game_id} on {settings.network}: {players[0]} is X, "
+        f"{players[1]} is O ({played} move{'' if played == 1 else 's'} so far)."
+    )
     quitter: int | None = None
     while game.outcome() is None:
         yield Show("\n" + render(game, markers=discs.playing))
         player = game.to_move or 0
-        yield Show(f"Waiting for {players[player]} ({MARKERS[player]}) to move... "
-                   "(Ctrl-C stops watching)")
+        yield Show(
+            f"Waiting for {players[player]} ({MARKERS[player]}) to move... (Ctrl-C stops watching)"
+        )
         news = yield from _wait_for_news(game, client, patience, game_id)
         for entry in news:
             yield Show(_play_entry(game, players, entry))

@@ -152,8 +152,7 @@ def _refuse_ignored_options(options: argparse.Namespace) -> None:
         ("--level", options.level is not None, computer, "--computer"),
         ("--seed", options.seed is not None, computer, "--computer"),
         ("--think", options.think is not None, computer or hint, "--computer or --hint"),
-        ("--time-limit", options.time_limit is not None, computer or hint,
-         "--computer or --hint"),
+        ("--time-limit", options.time_limit is not None, computer or hint, "--computer or --hint"),
         ("--pause", options.pause is not None, computer, "--computer"),
     ]
     # The exact searches: the top level's moves, the hints and the review.
@@ -188,10 +187,18 @@ def _review_checks(options: argparse.Namespace) -> list[tuple[str, bool, bool, s
     recorded = options.moves is not None or options.moves_file is not None
     playing = not options.review or options.commands
     rows = [
-        ("--review", options.review, recorded or options.commands,
-         "--moves, --moves-file or --commands"),
-        ("--thorough", options.thorough, options.hint or options.commands or options.review,
-         "--hint, --commands or --review"),
+        (
+            "--review",
+            options.review,
+            recorded or options.commands,
+            "--moves, --moves-file or --commands",
+        ),
+        (
+            "--thorough",
+            options.thorough,
+            options.hint or options.commands or options.review,
+            "--hint, --commands or --review",
+        ),
     ]
     for option, given in [
         ("--computer", options.computer is not None),
@@ -201,7 +208,9 @@ def _review_checks(options: argparse.Namespace) -> list[tuple[str, bool, bool, s
         ("--highlight", options.highlight),
         ("--color", options.color),
     ]:
-        rows.append((option, given, playing, "--commands when --review is given (no game is played)"))
+        rows.append(
+            (option, given, playing, "--commands when --review is given (no game is played)")
+        )
     return rows
 
 
@@ -291,7 +300,9 @@ def _build_parser() -> argparse.ArgumentParser:
             except ValueError:
                 raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
             if not low <= value <= high:
-                raise argparse.ArgumentTypeError(f"{text} is not between {low:g} and {high:g} seconds")
+                raise argparse.ArgumentTypeError(
+                    f"{text} is not between {low:g} and {high:g} seconds"
+                )
             return value
 
         return convert
@@ -331,84 +342,157 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
     parser.add_argument("--version", action="store_true", help="show the version and exit")
     board = parser.add_argument_group("board")
-    board.add_argument("--rows", type=board_size(MAX_ROWS), default=5, metavar="R",
-                       help=f"rows of the grid, 1-{MAX_ROWS} (default 5)")
-    board.add_argument("--columns", type=board_size(MAX_COLUMNS), default=8, metavar="C",
-                       help=f"columns of the grid, 1-{MAX_COLUMNS} (default 8)")
-    board.add_argument("--connect", type=board_size(max(MAX_ROWS, MAX_COLUMNS)), default=4,
-                       metavar="N",
-                       help="markers in a row that win, at most the longer side (default 4)")
+    board.add_argument(
+        "--rows",
+        type=board_size(MAX_ROWS),
+        default=5,
+        metavar="R",
+        help=f"rows of the grid, 1-{MAX_ROWS} (default 5)",
+    )
+    board.add_argument(
+        "--columns",
+        type=board_size(MAX_COLUMNS),
+        default=8,
+        metavar="C",
+        help=f"columns of the grid, 1-{MAX_COLUMNS} (default 8)",
+    )
+    board.add_argument(
+        "--connect",
+        type=board_size(max(MAX_ROWS, MAX_COLUMNS)),
+        default=4,
+        metavar="N",
+        help="markers in a row that win, at most the longer side (default 4)",
+    )
     show = parser.add_argument_group("display")
-    show.add_argument("--announce", action="store_true",
-                      help="after the game, name the winner or the tie, and print the "
-                           "moves that replay it")
-    show.add_argument("--highlight", action="store_true",
-                      help="play with lowercase x and o; show the winning line in "
-                           "uppercase")
-    show.add_argument("--color", "--colour", action="store_true",
-                      help="draw X's discs red and O's yellow, the winning line in "
-                           "reverse video (ANSI colours; none while NO_COLOR is set)")
+    show.add_argument(
+        "--announce",
+        action="store_true",
+        help="after the game, name the winner or the tie, and print the moves that replay it",
+    )
+    show.add_argument(
+        "--highlight",
+        action="store_true",
+        help="play with lowercase x and o; show the winning line in uppercase",
+    )
+    show.add_argument(
+        "--color",
+        "--colour",
+        action="store_true",
+        help="draw X's discs red and O's yellow, the winning line in "
+        "reverse video (ANSI colours; none while NO_COLOR is set)",
+    )
     opponent = parser.add_argument_group("computer opponent")
-    opponent.add_argument("--computer", type=str.lower, choices=["x", "o", "both"],
-                          metavar="X|O|both",
-                          help="the computer plays X, O, or both sides (to watch)")
-    opponent.add_argument("--level", type=level, metavar="L",
-                          help=f"the computer's strength, 1 (beginner) to {top_level} "
-                               f"(perfect where the position can be solved in time; "
-                               f"the default)")
-    opponent.add_argument("--seed", type=int, metavar="S",
-                          help="seed the computer's random choices, to replay a game")
-    opponent.add_argument("--think", type=seconds, metavar="SECONDS",
-                          help="the computer's work per move, as seconds of search on "
-                               "a quiet machine (default 1); the same position always "
-                               "gets the same move, however busy the machine")
-    opponent.add_argument("--time-limit", type=seconds, metavar="SECONDS",
-                          help="a hard limit on the computer's time per move; its "
-                               "moves then depend on how busy the machine is")
-    opponent.add_argument("--hint", action="store_true",
-                          help="let a player type ? for the solver's suggested column, ?? for "
-                               "the score of every column")
-    opponent.add_argument("--commands", action="store_true",
-                          help="let a player type u to undo (against the computer, back "
-                               "to their previous turn), q to quit, ? for a hint, ?? for "
-                               "every column's score, h to list these")
-    opponent.add_argument("--pause", type=seconds_between(0, 60), metavar="SECONDS",
-                          help="show each computer move at least SECONDS after the move "
-                               "before it (default: 1 when the computer plays both sides "
-                               "and the output is a terminal, else 0)")
-    opponent.add_argument("--thorough", action="store_true",
-                          help="let ?, ?? and --review take their time: up to 10 seconds "
-                               "a position, to settle every column exactly where they can")
+    opponent.add_argument(
+        "--computer",
+        type=str.lower,
+        choices=["x", "o", "both"],
+        metavar="X|O|both",
+        help="the computer plays X, O, or both sides (to watch)",
+    )
+    opponent.add_argument(
+        "--level",
+        type=level,
+        metavar="L",
+        help=f"the computer's strength, 1 (beginner) to {top_level} "
+        f"(perfect where the position can be solved in time; "
+        f"the default)",
+    )
+    opponent.add_argument(
+        "--seed", type=int, metavar="S", help="seed the computer's random choices, to replay a game"
+    )
+    opponent.add_argument(
+        "--think",
+        type=seconds,
+        metavar="SECONDS",
+        help="the computer's work per move, as seconds of search on "
+        "a quiet machine (default 1); the same position always "
+        "gets the same move, however busy the machine",
+    )
+    opponent.add_argument(
+        "--time-limit",
+        type=seconds,
+        metavar="SECONDS",
+        help="a hard limit on the computer's time per move; its "
+        "moves then depend on how busy the machine is",
+    )
+    opponent.add_argument(
+        "--hint",
+        action="store_true",
+        help="let a player type ? for the solver's suggested column, ?? for "
+        "the score of every column",
+    )
+    opponent.add_argument(
+        "--commands",
+        action="store_true",
+        help="let a player type u to undo (against the computer, back "
+        "to their previous turn), q to quit, ? for a hint, ?? for "
+        "every column's score, h to list these",
+    )
+    opponent.add_argument(
+        "--pause",
+        type=seconds_between(0, 60),
+        metavar="SECONDS",
+        help="show each computer move at least SECONDS after the move "
+        "before it (default: 1 when the computer plays both sides "
+        "and the output is a terminal, else 0)",
+    )
+    opponent.add_argument(
+        "--thorough",
+        action="store_true",
+        help="let ?, ?? and --review take their time: up to 10 seconds "
+        "a position, to settle every column exactly where they can",
+    )
     search = parser.add_argument_group(
         "exact search",
         "For the computer's moves at the top level, ?, ?? and --review.",
     )
-    search.add_argument("--threads", type=board_size(MAX_THREADS), metavar="N",
-                        help=f"search with N threads on one table, 1-{MAX_THREADS} (default "
-                             f"1); the scores stay exact, but a move or score settled "
-                             f"near its budget may vary from run to run past 1")
-    search.add_argument("--table-mb", type=board_size(MAX_TABLE_MEGABYTES), metavar="M",
-                        help=f"the table of positions searched, in MiB, 1-"
-                             f"{MAX_TABLE_MEGABYTES}, at 8 bytes a slot (16 on boards "
-                             f"over 64 bits, 9 in pure Python); default 64 MiB of 8-byte "
-                             f"slots; the most a search takes, less for a short one")
+    search.add_argument(
+        "--threads",
+        type=board_size(MAX_THREADS),
+        metavar="N",
+        help=f"search with N threads on one table, 1-{MAX_THREADS} (default "
+        f"1); the scores stay exact, but a move or score settled "
+        f"near its budget may vary from run to run past 1",
+    )
+    search.add_argument(
+        "--table-mb",
+        type=board_size(MAX_TABLE_MEGABYTES),
+        metavar="M",
+        help=f"the table of positions searched, in MiB, 1-"
+        f"{MAX_TABLE_MEGABYTES}, at 8 bytes a slot (16 on boards "
+        f"over 64 bits, 9 in pure Python); default 64 MiB of 8-byte "
+        f"slots; the most a search takes, less for a short one",
+    )
     review = parser.add_argument_group("review")
-    review.add_argument("--review", action="store_true",
-                        help="review the game of --moves or --moves-file (or, with "
-                             "--commands, the game played): each move's score, the best "
-                             "available, and a verdict, then a summary per player")
+    review.add_argument(
+        "--review",
+        action="store_true",
+        help="review the game of --moves or --moves-file (or, with "
+        "--commands, the game played): each move's score, the best "
+        "available, and a verdict, then a summary per player",
+    )
     series = parser.add_argument_group("match")
-    series.add_argument("--games", type=board_size(MAX_GAMES), default=1, metavar="N",
-                        help=f"play N games in a row (1-{MAX_GAMES}), the sides swapping X "
-                             f"and O each game, with the score after each")
+    series.add_argument(
+        "--games",
+        type=board_size(MAX_GAMES),
+        default=1,
+        metavar="N",
+        help=f"play N games in a row (1-{MAX_GAMES}), the sides swapping X "
+        f"and O each game, with the score after each",
+    )
     start = parser.add_argument_group("starting position")
     record = start.add_mutually_exclusive_group()
-    record.add_argument("--moves", metavar="LIST",
-                        help="start after these moves, columns from 0 separated by "
-                             "commas, e.g. 3,3,4")
-    record.add_argument("--moves-file", metavar="FILE",
-                        help="start after the moves written in FILE: the same format, "
-                             "or one column a line as typed in a game")
+    record.add_argument(
+        "--moves",
+        metavar="LIST",
+        help="start after these moves, columns from 0 separated by commas, e.g. 3,3,4",
+    )
+    record.add_argument(
+        "--moves-file",
+        metavar="FILE",
+        help="start after the moves written in FILE: the same format, "
+        "or one column a line as typed in a game",
+    )
     network = parser.add_argument_group(
         "network game",
         "Play a friend on another machine through the drop-token service\n"
@@ -416,20 +500,32 @@ def _build_parser() -> argparse.ArgumentParser:
         "the one command your friend runs to join it; moves survive a restart\n"
         "of the service. Ctrl-C quits the game on the server too.",
     )
-    network.add_argument("--server", metavar="URL",
-                         help="create a game on the service at URL and print the command "
-                              "that joins it")
-    network.add_argument("--name", metavar="NAME",
-                         help="your name in the game --server creates (default player1)")
-    network.add_argument("--friend", metavar="NAME",
-                         help="your friend's name in that game (default player2)")
-    network.add_argument("--join", metavar="URL",
-                         help="play the game and player named by URL, as --server printed "
-                              "it: SERVER/drop_token/GAME_ID/PLAYER")
-    network.add_argument("--watch", metavar="URL",
-                         help="follow a game live without playing: each move and grid as it "
-                              "comes, then who won (URL: SERVER/drop_token/GAME_ID)")
-    network.add_argument("--token", metavar="TOKEN",
-                         help=f"the joining player's secret, as --server printed it "
-                              f"(default: ${TOKEN_ENVIRONMENT})")
+    network.add_argument(
+        "--server",
+        metavar="URL",
+        help="create a game on the service at URL and print the command that joins it",
+    )
+    network.add_argument(
+        "--name", metavar="NAME", help="your name in the game --server creates (default player1)"
+    )
+    network.add_argument(
+        "--friend", metavar="NAME", help="your friend's name in that game (default player2)"
+    )
+    network.add_argument(
+        "--join",
+        metavar="URL",
+        help="play the game and player named by URL, as --server printed "
+        "it: SERVER/drop_token/GAME_ID/PLAYER",
+    )
+    network.add_argument(
+        "--watch",
+        metavar="URL",
+        help="follow a game live without playing: each move and grid as it "
+        "comes, then who won (URL: SERVER/drop_token/GAME_ID)",
+    )
+    network.add_argument(
+        "--token",
+        metavar="TOKEN",
+        help=f"the joining player's secret, as --server printed it (default: ${TOKEN_ENVIRONMENT})",
+    )
     return parser

@@ -22,8 +22,14 @@ if TYPE_CHECKING:
     from .settings import Settings
     from .steps import Conversation
 
-__all__ = ["PROGRESS_AFTER", "HEADING", "review_lines", "review_settings", "move_line",
-           "summary_line"]
+__all__ = [
+    "PROGRESS_AFTER",
+    "HEADING",
+    "review_lines",
+    "review_settings",
+    "move_line",
+    "summary_line",
+]
 
 PROGRESS_AFTER = 1.0
 """Seconds of reviewing before the first progress line, and between two."""

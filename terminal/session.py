@@ -131,8 +131,15 @@ def _human_turn(
         if settings.commands or hint is not None:
             from .commands import answer  # deferred for start-up speed
 
-            reply = answer(text, game, commands=settings.commands, hint=hint, scores=scores,
-                           start=len(settings.moves), humans=humans)
+            reply = answer(
+                text,
+                game,
+                commands=settings.commands,
+                hint=hint,
+                scores=scores,
+                start=len(settings.moves),
+                humans=humans,
+            )
             if reply is not None:
                 for line in reply.lines:
                     yield Show(line)

@@ -47,9 +47,7 @@ def harness_transcript(text: str) -> str:
     return _TYPED.sub(r"\1", text)
 
 
-def run_piped(
-    stdin: bytes, *args: str, timeout: float = 60
-) -> subprocess.CompletedProcess[bytes]:
+def run_piped(stdin: bytes, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
     """Run connect.py with ``stdin`` piped in; capture both streams.
 
     NO_COLOR is left out of its environment: the --color dialogs show

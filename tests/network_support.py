@@ -18,7 +18,6 @@ DEADLINE = 120.0
 """Seconds any one wait of a test may last before the test fails."""
 
 
-
 def _join_command_line(indent: int) -> re.Pattern[str]:
     """A join command as --server prints it, ``indent`` spaces in: the token and the game's URL."""
     return re.compile(
@@ -33,10 +32,15 @@ REJOIN_LINE = _join_command_line(4)
 """The creator's own command, to rejoin after a closed terminal."""
 
 
-def create_game(base: str, players: list[str], rows: int = 5, columns: int = 8) -> tuple[str, dict[str, str]]:
+def create_game(
+    base: str, players: list[str], rows: int = 5, columns: int = 8
+) -> tuple[str, dict[str, str]]:
     """Create a game with tokens; return its id and the players' tokens."""
-    answer = httpx.post(f"{base}/drop_token", timeout=30,
-                        json={"players": players, "rows": rows, "columns": columns, "tokens": True})
+    answer = httpx.post(
+        f"{base}/drop_token",
+        timeout=30,
+        json={"players": players, "rows": rows, "columns": columns, "tokens": True},
+    )
     assert answer.status_code == 200, answer.text
     body = answer.json()
     return body["gameId"], body["tokens"]

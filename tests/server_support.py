@@ -65,8 +65,17 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
 
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "connect_four.service", "--fd", str(self.listener.fileno()),
-                "--db", str(self.db), "--no-access-log", *self.options]
+        return [
+            sys.executable,
+            "-m",
+            "connect_four.service",
+            "--fd",
+            str(self.listener.fileno()),
+            "--db",
+            str(self.db),
+            "--no-access-log",
+            *self.options,
+        ]
 
     def start(self) -> None:
         fd = self.listener.fileno()

@@ -26,7 +26,9 @@ WIDE_NOT_BUILT = (
     "`pip install -e .` builds it where the C compiler has unsigned __int128"
 )
 
-NO_INT128 = "this C compiler has no unsigned __int128: connect_four.engine._native128 cannot be built"
+NO_INT128 = (
+    "this C compiler has no unsigned __int128: connect_four.engine._native128 cannot be built"
+)
 
 
 def pons_sample() -> list[tuple[str, list[int], int]]:

@@ -82,9 +82,7 @@ def test_keys_differ_exactly_when_positions_differ(
 
 @settings(max_examples=200, deadline=None)
 @given(rules_and_moves())
-def test_non_losing_moves_never_hand_over_an_immediate_win(
-    case: tuple[Rules, list[int]]
-) -> None:
+def test_non_losing_moves_never_hand_over_an_immediate_win(case: tuple[Rules, list[int]]) -> None:
     rules, moves = case
     game = Game(rules)
     for column in moves:

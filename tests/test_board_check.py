@@ -33,9 +33,7 @@ def board(*rows: str) -> str:
 def as_string(game: Game, first: str = "A") -> str:
     """The game's grid as a board string; player 0 plays ``first``."""
     letters = first + ("B" if first == "A" else "A")
-    return "".join(
-        "X" if owner is None else letters[owner] for row in game.grid() for owner in row
-    )
+    return "".join("X" if owner is None else letters[owner] for row in game.grid() for owner in row)
 
 
 def engine_answer(game: Game, first: str = "A") -> str:
@@ -58,8 +56,7 @@ EMPTY_ROW = "XXXXXXX"
         ([EMPTY_ROW] * 2 + ["BXXXXXX"] * 3 + ["BAAAXXA"], "B"),
         # A diagonal up-right from the bottom-left corner, completed at (3, 3).
         (
-            [EMPTY_ROW] * 2
-            + ["XXXAXXX", "XXABXXX", "XABBXXX", "ABAABXX"],
+            [EMPTY_ROW] * 2 + ["XXXAXXX", "XXABXXX", "XABBXXX", "ABAABXX"],
             "A",
         ),
         # A diagonal down-right, completed at (3, 0).
@@ -172,7 +169,7 @@ def test_no_order_of_turns_stacks_b_under_a_alone() -> None:
     # Counts, gravity and chains are fine, but A moves first and has no
     # bottom cell to drop into.
     with pytest.raises(MoveOrderError, match=r"'BA'") as error:
-        board_winner("XXXX" "XXXX" "AXXX" "BXXX", rows=4, columns=4)
+        board_winner("XXXXXXXXAXXXBXXX", rows=4, columns=4)
     assert error.value.code == "no_move_order"
 
 
@@ -250,6 +247,7 @@ def test_agrees_with_the_engine_on_random_play(played: tuple[Game, str]) -> None
 
 def _windows(text: str, rules: Rules) -> dict[str, list[set[tuple[int, int]]]]:
     """Every line of ``connect`` cells one player fills, by brute force."""
+
     def at(row: int, column: int) -> str:
         return text[(rules.rows - 1 - row) * rules.columns + column]
 
@@ -266,6 +264,7 @@ def _windows(text: str, rules: Rules) -> dict[str, list[set[tuple[int, int]]]]:
 
 def broken_rule(text: str, rules: Rules) -> str | None:
     """An independent, slow statement of the rules (A first); None if all hold."""
+
     def at(row: int, column: int) -> str:
         return text[(rules.rows - 1 - row) * rules.columns + column]
 
@@ -440,7 +439,7 @@ def test_the_same_board_with_budget_enough_is_refused() -> None:
 
 def test_a_spent_budget_still_checks_every_other_rule() -> None:
     with pytest.raises(FloatingPieceError):
-        check_board("AXXX" "XXXX" "XXXX" "BXXX", rows=4, columns=4, search_limit=0)
+        check_board("AXXXXXXXXXXXBXXX", rows=4, columns=4, search_limit=0)
     assert check_board(board(*[EMPTY_ROW] * 5, "ABXXXXX"), search_limit=0) == BoardVerdict(
         "X", False
     )

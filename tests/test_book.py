@@ -31,7 +31,6 @@ from tools import make_book
 ROOT = Path(__file__).resolve().parent.parent
 
 
-
 BIG_BOARDS = [Rules(rows=5, columns=8), Rules(rows=6, columns=7)]
 
 
@@ -287,7 +286,9 @@ def test_a_position_beyond_the_book_is_unknown(small_book: Book) -> None:
     rng = random.Random(3)
     deeper = [
         position
-        for position in (_random_position(small_book.rules, rng, small_book.max_ply + 1) for _ in range(50))
+        for position in (
+            _random_position(small_book.rules, rng, small_book.max_ply + 1) for _ in range(50)
+        )
         if position.moves > small_book.max_ply and not position.can_win_next()
     ]
     assert deeper

@@ -48,8 +48,9 @@ def events(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, object]]:
         return next(answers)
 
     monkeypatch.setattr(connect, "converse", conversation)
-    monkeypatch.setattr(connect, "print", lambda text: happened.append(("print", text)),
-                        raising=False)
+    monkeypatch.setattr(
+        connect, "print", lambda text: happened.append(("print", text)), raising=False
+    )
     monkeypatch.setattr(connect, "input", fake_input, raising=False)
     monkeypatch.setattr(connect.time, "sleep", lambda seconds: happened.append(("sleep", seconds)))
     return happened

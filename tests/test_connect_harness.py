@@ -32,9 +32,15 @@ def test_carriage_return_typed_through_the_harness_is_dropped():
 
 @pytest.mark.parametrize(
     "dialog",
-    ["example_game.txt", "basic_invalid_moves.txt", "options/highlight_two_lines.txt",
-     "options/announce_tie.txt", "options/hint.txt", "options/computer_both_watch.txt",
-     "options/version.txt"],
+    [
+        "example_game.txt",
+        "basic_invalid_moves.txt",
+        "options/highlight_two_lines.txt",
+        "options/announce_tie.txt",
+        "options/hint.txt",
+        "options/computer_both_watch.txt",
+        "options/version.txt",
+    ],
 )
 def test_every_print_has_one_string_and_the_game_returns(dialog):
     path = TEST_FILES / dialog

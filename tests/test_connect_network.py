@@ -65,8 +65,13 @@ class NetworkDialog:
                 play(base, game, player, tokens[player], column)
             self.friend = Friend(base, 0, actions)
             self.friend.found(game, "ann", tokens["ann"])
-            self.values.update({"{join}": f"{base}/drop_token/{game}/bob",
-                                "{game}": game, "{token}": tokens["bob"]})
+            self.values.update(
+                {
+                    "{join}": f"{base}/drop_token/{game}/bob",
+                    "{game}": game,
+                    "{token}": tokens["bob"],
+                }
+            )
         else:
             self.friend = Friend(base, 1, actions)
         self.arguments = [self._filled(argument) for argument in arguments]
@@ -105,8 +110,11 @@ def test_network_dialog_through_a_pipe(dialog: Path, drop_token_service: str) ->
     game.friend.start()
     process = subprocess.Popen(
         [sys.executable, str(CONNECT), *game.arguments],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        cwd=ROOT, env=without_no_color(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=without_no_color(),
     )
     # A game that hangs is killed at the deadline, and the test fails.
     watchdog = threading.Timer(DEADLINE, process.kill)
@@ -131,8 +139,7 @@ def test_network_dialog_through_a_pipe(dialog: Path, drop_token_service: str) ->
 
 def test_a_dialog_friend_really_played_through_the_service(drop_token_service: str) -> None:
     # The friend's moves are the service's: the dialogs see no stand-in.
-    game = NetworkDialog(TEST_FILES / "network" / "join_o_wins_highlight.txt",
-                         drop_token_service)
+    game = NetworkDialog(TEST_FILES / "network" / "join_o_wins_highlight.txt", drop_token_service)
     game.friend.start()
     run_like_the_harness(game.inputs, *game.arguments)
     game.friend.check()
@@ -148,7 +155,10 @@ def _start_creator(base: str, stdin: bytes) -> tuple[subprocess.Popen[bytes], Fr
     """connect.py --server in a child; returns it once it waits for bob, and bob's view."""
     process = subprocess.Popen(
         [sys.executable, str(CONNECT), "--server", base, "--name", "ann", "--friend", "bob"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
         preexec_fn=default_sigint,  # Ctrl-C is meant, whatever started the tests
     )
     assert process.stdin and process.stdout
@@ -174,8 +184,10 @@ def test_ctrl_c_while_waiting_quits_the_game_on_the_service(drop_token_service: 
     assert process.returncode == 130
     assert errors.decode().splitlines() == ["", "connect.py: game interrupted"]
     moves = moves_of(drop_token_service, bob.game)
-    assert moves == [{"type": "MOVE", "player": "ann", "column": 3},
-                     {"type": "QUIT", "player": "ann"}]
+    assert moves == [
+        {"type": "MOVE", "player": "ann", "column": 3},
+        {"type": "QUIT", "player": "ann"},
+    ]
 
 
 def test_the_creator_rejoins_with_the_command_it_was_shown(drop_token_service: str) -> None:
@@ -190,7 +202,10 @@ def test_the_creator_rejoins_with_the_command_it_was_shown(drop_token_service: s
     friend.start()
     result = subprocess.run(
         [sys.executable, str(CONNECT), "--join", f"{drop_token_service}/drop_token/{bob.game}/ann"],
-        input=b"3\n", capture_output=True, cwd=ROOT, timeout=DEADLINE,
+        input=b"3\n",
+        capture_output=True,
+        cwd=ROOT,
+        timeout=DEADLINE,
         env={**os.environ, "CONNECT_FOUR_TOKEN": bob.creator_token},
     )
     friend.check()
@@ -213,14 +228,19 @@ def test_input_ending_at_the_prompt_quits_the_game_on_the_service(
     play(drop_token_service, game, "ann", tokens["ann"], "4")
     result = subprocess.run(
         [sys.executable, str(CONNECT), "--join", f"{drop_token_service}/drop_token/{game}/bob"],
-        input=b"", capture_output=True, cwd=ROOT, timeout=DEADLINE,
+        input=b"",
+        capture_output=True,
+        cwd=ROOT,
+        timeout=DEADLINE,
         env={**os.environ, "CONNECT_FOUR_TOKEN": tokens["bob"]},
     )
     assert result.returncode == 1
     assert result.stderr == b"connect.py: input ended before the game finished\n"
     assert result.stdout.endswith(b"O's turn\nEnter a column: ")
     assert moves_of(drop_token_service, game) == [
-        {"type": "MOVE", "player": "ann", "column": 4}, {"type": "QUIT", "player": "bob"}]
+        {"type": "MOVE", "player": "ann", "column": 4},
+        {"type": "QUIT", "player": "bob"},
+    ]
 
 
 def test_a_service_gone_for_good_is_one_line_and_status_1(
@@ -238,9 +258,11 @@ def test_a_service_gone_for_good_is_one_line_and_status_1(
     # The first contact fails at once, saying what to check.
     assert status == 1
     assert shown.out == ""
-    assert shown.err == (f"connect.py: cannot reach the service at {url} (connection refused): "
-                         "is it running there? (check the address, the port, and http:// rather "
-                         "than https://)\n")
+    assert shown.err == (
+        f"connect.py: cannot reach the service at {url} (connection refused): "
+        "is it running there? (check the address, the port, and http:// rather "
+        "than https://)\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -253,7 +275,9 @@ def test_a_service_gone_for_good_is_one_line_and_status_1(
     ],
 )
 def test_a_move_no_game_could_play_ends_the_game_in_one_line(
-    moves: list[dict[str, object]], complaint: str, capsys: pytest.CaptureFixture[str],
+    moves: list[dict[str, object]],
+    complaint: str,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     import connect
 
@@ -315,13 +339,17 @@ def test_a_friend_who_quits_while_the_player_thinks_ends_the_game_at_the_next_mo
         return "4"
 
     shown: list[str] = []
-    arguments = ["--join", f"{drop_token_service}/drop_token/{game}/bob",
-                 "--token", tokens["bob"], "--announce"]
+    arguments = [
+        "--join",
+        f"{drop_token_service}/drop_token/{game}/bob",
+        "--token",
+        tokens["bob"],
+        "--announce",
+    ]
     saved = sys.argv
     sys.argv = [str(CONNECT), *arguments]
     try:
-        runpy.run_path(str(CONNECT), {"print": shown.append, "input": quit_then_type},
-                       "__main__")
+        runpy.run_path(str(CONNECT), {"print": shown.append, "input": quit_then_type}, "__main__")
     finally:
         sys.argv = saved
     assert typed == ["Enter a column: "]

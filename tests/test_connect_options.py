@@ -69,9 +69,22 @@ def test_help_describes_the_game_and_every_option():
     assert result.returncode == 0
     text = result.stdout.decode()
     assert text.startswith("usage: connect.py")
-    for option in ("--rows", "--columns", "--connect", "--announce", "--highlight",
-                   "--moves", "--moves-file", "--version", "--help", "--server", "--join",
-                   "--name", "--friend", "--token"):
+    for option in (
+        "--rows",
+        "--columns",
+        "--connect",
+        "--announce",
+        "--highlight",
+        "--moves",
+        "--moves-file",
+        "--version",
+        "--help",
+        "--server",
+        "--join",
+        "--name",
+        "--friend",
+        "--token",
+    ):
         assert option in text
     assert "Connect Four" in text
     assert "examples:" in text

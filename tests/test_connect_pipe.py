@@ -68,7 +68,9 @@ def test_input_ending_early_exits_1_with_one_line_on_stderr():
     assert b"Traceback" not in result.stderr
     assert len(result.stderr.decode().splitlines()) == 1
     # Standard output holds the game so far, ending at the unanswered prompt.
-    cut = complete.index(b"Enter a column: ", complete.index(b"X......O")) + len(b"Enter a column: ")
+    cut = complete.index(b"Enter a column: ", complete.index(b"X......O")) + len(
+        b"Enter a column: "
+    )
     assert result.stdout == complete[:cut]
 
 

@@ -63,21 +63,40 @@ class Tmux:
         self.environment = environment
 
     def run(self, *arguments: str) -> str:
-        result = subprocess.run([*self.command, *arguments], capture_output=True, text=True,
-                                env=self.environment, timeout=60, check=True)
+        result = subprocess.run(
+            [*self.command, *arguments],
+            capture_output=True,
+            text=True,
+            env=self.environment,
+            timeout=60,
+            check=True,
+        )
         return result.stdout
 
     def new_pane(self, shell_command: str, first: bool) -> str:
         """Start ``shell_command`` in a new pane (the first makes the session); its pane id."""
         if first:
-            pane = self.run("new-session", "-d", "-P", "-F", "#{pane_id}", "-x", "160",
-                            "-y", "50", "-c", str(ROOT), shell_command)
+            pane = self.run(
+                "new-session",
+                "-d",
+                "-P",
+                "-F",
+                "#{pane_id}",
+                "-x",
+                "160",
+                "-y",
+                "50",
+                "-c",
+                str(ROOT),
+                shell_command,
+            )
             # Keep a finished pane, to read its last screen.
             self.run("set-option", "-g", "remain-on-exit", "on")
             self.run("set-option", "-g", "history-limit", "10000")
         else:
-            pane = self.run("split-window", "-P", "-F", "#{pane_id}", "-c", str(ROOT),
-                            shell_command)
+            pane = self.run(
+                "split-window", "-P", "-F", "#{pane_id}", "-c", str(ROOT), shell_command
+            )
         return pane.strip()
 
     def screen(self, pane: str) -> str:
@@ -105,8 +124,9 @@ class Tmux:
         return int(screen.split(EXIT_MARK)[-1].split("]")[0])
 
     def kill_server(self) -> None:
-        subprocess.run([*self.command, "kill-server"], capture_output=True, timeout=60,
-                       env=self.environment)
+        subprocess.run(
+            [*self.command, "kill-server"], capture_output=True, timeout=60, env=self.environment
+        )
 
 
 @pytest.fixture
@@ -119,8 +139,11 @@ def tmux(tmp_path: Path) -> Iterator[Tmux]:
     bin_folder = tmp_path / "bin"
     bin_folder.mkdir()
     (bin_folder / "python3").symlink_to(sys.executable)
-    environment = {name: value for name, value in os.environ.items()
-                   if name not in ("TMUX", "NO_COLOR", "CONNECT_FOUR_TOKEN")}
+    environment = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in ("TMUX", "NO_COLOR", "CONNECT_FOUR_TOKEN")
+    }
     environment["PATH"] = f"{bin_folder}{os.pathsep}{environment.get('PATH', '')}"
     environment["TERM"] = "xterm"
     terminals = Tmux(tmp_path / "tmux.socket", environment)
@@ -134,8 +157,19 @@ def test_two_panes_play_a_whole_game_across_a_service_restart(tmp_path: Path, tm
     service = Server(tmp_path / "games.db", keep_listening=True)
     service.start()
     try:
-        creator = shlex.join(["python3", str(CONNECT), "--server", service.url,
-                              "--name", "ann", "--friend", "bob", "--announce"])
+        creator = shlex.join(
+            [
+                "python3",
+                str(CONNECT),
+                "--server",
+                service.url,
+                "--name",
+                "ann",
+                "--friend",
+                "bob",
+                "--announce",
+            ]
+        )
         ann = tmux.new_pane(run_in_pane(creator), first=True)
         screen = tmux.wait_for(ann, "Enter a column: ")
         joins = [line for line in screen.splitlines() if JOIN_LINE.match(line)]

@@ -22,15 +22,24 @@ WAITING = "Waiting for ann to move... (Ctrl-C quits the game)"
 
 
 def test_keys_typed_while_waiting_are_not_echoed_nor_played(
-    tmp_path: Path, panes: Tmux  # noqa: F811 (the fixture imported above)
+    tmp_path: Path,
+    panes: Tmux,  # noqa: F811 (the fixture imported above)
 ) -> None:
     tmux = panes
     service = Server(tmp_path / "games.db")
     service.start()
     try:
         game, tokens = create_game(service.url, ["ann", "bob"])
-        command = shlex.join(["python3", str(CONNECT), "--join",
-                              f"{service.url}/drop_token/{game}/bob", "--token", tokens["bob"]])
+        command = shlex.join(
+            [
+                "python3",
+                str(CONNECT),
+                "--join",
+                f"{service.url}/drop_token/{game}/bob",
+                "--token",
+                tokens["bob"],
+            ]
+        )
         bob = tmux.new_pane(run_in_pane(command), first=True)
         tmux.wait_for(bob, WAITING)
         tmux.type_line(bob, "5")  # typed ahead, while ann thinks

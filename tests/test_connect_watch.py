@@ -27,8 +27,11 @@ def test_a_spectator_sees_each_move_as_it_comes_and_who_won(drop_token_service: 
     play(drop_token_service, game, "ann", tokens["ann"], "0")
     spectator = subprocess.Popen(
         [sys.executable, str(CONNECT), "--watch", f"{drop_token_service}/drop_token/{game}"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        cwd=ROOT, env=without_no_color(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=without_no_color(),
     )
     watchdog = threading.Timer(DEADLINE, spectator.kill)
     watchdog.start()
@@ -42,8 +45,10 @@ def test_a_spectator_sees_each_move_as_it_comes_and_who_won(drop_token_service: 
             if line.startswith("Waiting for") and record:
                 played = len(moves_of(drop_token_service, game))
                 player = ("ann", "bob")[played % 2]
-                assert line == f"Waiting for {player} ({'XO'[played % 2]}) to move... " \
-                               "(Ctrl-C stops watching)\n"
+                assert (
+                    line == f"Waiting for {player} ({'XO'[played % 2]}) to move... "
+                    "(Ctrl-C stops watching)\n"
+                )
                 play(drop_token_service, game, player, tokens[player], record.pop(0))
         errors = spectator.stderr.read() if spectator.stderr else b""
         spectator.wait()
@@ -52,11 +57,14 @@ def test_a_spectator_sees_each_move_as_it_comes_and_who_won(drop_token_service: 
     text = "".join(shown)
     assert errors == b""
     assert spectator.returncode == 0
-    assert shown[0] == (f"Watching game {game} on {drop_token_service}: ann is X, bob is O "
-                        "(1 move so far).\n")
+    assert shown[0] == (
+        f"Watching game {game} on {drop_token_service}: ann is X, bob is O (1 move so far).\n"
+    )
     told = [line for line in shown if " plays " in line]
-    assert told == [f"{('bob', 'ann')[n % 2]} plays {column}.\n"
-                    for n, column in enumerate(["1", "0", "1", "0", "1", "0"])]
+    assert told == [
+        f"{('bob', 'ann')[n % 2]} plays {column}.\n"
+        for n, column in enumerate(["1", "0", "1", "0", "1", "0"])
+    ]
     assert text.endswith("Game finished.\nann (X) wins.\n")
     assert "X......." in text and "XO......" in text  # the grids as they grew
 
@@ -67,7 +75,10 @@ def test_a_spectator_of_a_finished_game_is_told_at_once(drop_token_service: str)
     play(drop_token_service, game, "bob", tokens["bob"], "quit")
     result = subprocess.run(
         [sys.executable, str(CONNECT), "--watch", f"{drop_token_service}/drop_token/{game}/"],
-        capture_output=True, cwd=ROOT, timeout=DEADLINE, env=without_no_color(),
+        capture_output=True,
+        cwd=ROOT,
+        timeout=DEADLINE,
+        env=without_no_color(),
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.decode().endswith("Game finished.\nann (X) wins.\n")
@@ -76,7 +87,9 @@ def test_a_spectator_of_a_finished_game_is_told_at_once(drop_token_service: str)
 def test_an_unknown_game_to_watch_is_one_line_and_status_1(drop_token_service: str) -> None:
     result = subprocess.run(
         [sys.executable, str(CONNECT), "--watch", f"{drop_token_service}/drop_token/{'0' * 32}"],
-        capture_output=True, cwd=ROOT, timeout=DEADLINE,
+        capture_output=True,
+        cwd=ROOT,
+        timeout=DEADLINE,
     )
     assert result.returncode == 1
     assert result.stdout == b""
@@ -87,13 +100,19 @@ def test_an_unknown_game_to_watch_is_one_line_and_status_1(drop_token_service: s
 @pytest.mark.parametrize(
     ("arguments", "complaint"),
     [
-        (["--watch", "http://h:1/drop_token/g", "--join", "http://h:1/drop_token/g/bob"],
-         "--watch follows a game without playing: not with --server or --join"),
-        (["--watch", "http://h:1/drop_token/g", "--token", "t"],
-         "--token does nothing without --join"),
+        (
+            ["--watch", "http://h:1/drop_token/g", "--join", "http://h:1/drop_token/g/bob"],
+            "--watch follows a game without playing: not with --server or --join",
+        ),
+        (
+            ["--watch", "http://h:1/drop_token/g", "--token", "t"],
+            "--token does nothing without --join",
+        ),
         (["--watch", "http://h:1/nothing"], "--watch: 'http://h:1/nothing' is not a game's URL"),
-        (["--watch", "http://h:1/drop_token/g", "--computer", "x"],
-         "--computer cannot be used in a network game"),
+        (
+            ["--watch", "http://h:1/drop_token/g", "--computer", "x"],
+            "--computer cannot be used in a network game",
+        ),
     ],
 )
 def test_watch_refuses_what_it_cannot_do(arguments: list[str], complaint: str) -> None:
@@ -112,8 +131,11 @@ def test_a_watch_url_is_the_game_or_a_players_url() -> None:
 @pytest.mark.parametrize(
     ("token", "complaint"),
     [
-        (None, "needs bob's secret token: run the join command shown to whoever created the "
-               "game (it sets CONNECT_FOUR_TOKEN), or add --token TOKEN"),
+        (
+            None,
+            "needs bob's secret token: run the join command shown to whoever created the "
+            "game (it sets CONNECT_FOUR_TOKEN), or add --token TOKEN",
+        ),
         ("ann", "that token is not bob's in game"),
     ],
 )
@@ -125,11 +147,14 @@ def test_a_missing_or_wrong_token_is_told_when_joining_and_nothing_is_played(
     arguments = ["--join", f"{drop_token_service}/drop_token/{game}/bob"]
     if token is not None:
         arguments += ["--token", tokens[token]]
-    env = {key: value for key, value in without_no_color().items()
-           if key != "CONNECT_FOUR_TOKEN"}
+    env = {key: value for key, value in without_no_color().items() if key != "CONNECT_FOUR_TOKEN"}
     result = subprocess.run(
-        [sys.executable, str(CONNECT), *arguments], input=b"4\n",
-        capture_output=True, cwd=ROOT, timeout=DEADLINE, env=env,
+        [sys.executable, str(CONNECT), *arguments],
+        input=b"4\n",
+        capture_output=True,
+        cwd=ROOT,
+        timeout=DEADLINE,
+        env=env,
     )
     assert result.returncode == 1
     assert result.stdout == b""  # before any grid or prompt
@@ -165,16 +190,25 @@ def test_a_friend_joining_without_the_size_plays_on_the_board_the_service_tells(
 ) -> None:
     game, tokens = create_game(drop_token_service, ["ann", "bob"], rows=6, columns=7)
     play(drop_token_service, game, "ann", tokens["ann"], "6")
-    env = {key: value for key, value in without_no_color().items()
-           if key != "CONNECT_FOUR_TOKEN"}
+    env = {key: value for key, value in without_no_color().items() if key != "CONNECT_FOUR_TOKEN"}
     ann = Friend(drop_token_service, 0, ["quit"])  # ann quits once bob has moved
     ann.found(game, "ann", tokens["ann"])
     ann.start()
     # bob names no size: 7 is off this 6 x 7 board (an invalid move, not a refusal), 6 is played.
     result = subprocess.run(
-        [sys.executable, str(CONNECT), "--join", f"{drop_token_service}/drop_token/{game}/bob",
-         "--token", tokens["bob"]],
-        input=b"7\n6\n", capture_output=True, cwd=ROOT, timeout=DEADLINE, env=env,
+        [
+            sys.executable,
+            str(CONNECT),
+            "--join",
+            f"{drop_token_service}/drop_token/{game}/bob",
+            "--token",
+            tokens["bob"],
+        ],
+        input=b"7\n6\n",
+        capture_output=True,
+        cwd=ROOT,
+        timeout=DEADLINE,
+        env=env,
     )
     shown = result.stdout.decode()
     assert "Invalid move. Enter a column number (0-6)." in shown

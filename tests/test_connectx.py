@@ -122,7 +122,9 @@ def test_accepts_dicts_and_attribute_objects(shape: Any) -> None:
     ("rows", "columns", "inarow"),
     [(3, 3, 4), (1, 1, 1), (1, 1, 4), (2, 2, 3), (1, 9, 2), (9, 1, 3), (4, 5, 3), (10, 12, 5)],
 )
-def test_non_standard_boards_get_legal_moves_to_the_end(rows: int, columns: int, inarow: int) -> None:
+def test_non_standard_boards_get_legal_moves_to_the_end(
+    rows: int, columns: int, inarow: int
+) -> None:
     game = play_out(rows, columns, inarow, act=0.2)
     assert game.is_over()
     if not Rules(rows, columns, inarow, allow_unwinnable=True).is_winnable:

@@ -352,8 +352,10 @@ def _random_game(rng: random.Random, stones: int) -> Game:
 
 def _write(path: Path, records: list[tuple[int, int]]) -> Path:
     path.write_bytes(
-        b"".join(key.to_bytes(4, "big", signed=True) + value.to_bytes(1, "big", signed=True)
-                 for key, value in records)
+        b"".join(
+            key.to_bytes(4, "big", signed=True) + value.to_bytes(1, "big", signed=True)
+            for key, value in records
+        )
     )
     return path
 

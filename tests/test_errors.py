@@ -97,18 +97,44 @@ CAUSES: list[tuple[type[EngineError], str, Callable[[], object]]] = [
     (UnsupportedGameError, "a bitboard of three players", lambda: to_position(Game(players=3))),
     (LevelError, "level 99", lambda: choose_move(Game(), 99)),
     (SearchAborted, "a budget of one node", _spent_budget),
-    (AcceleratorError, "a native search of a board too wide", lambda: Solver(Rules(20, 20), backend="native")),
+    (
+        AcceleratorError,
+        "a native search of a board too wide",
+        lambda: Solver(Rules(20, 20), backend="native"),
+    ),
     (BookFormatError, "a book of keys over 64 bits", lambda: Book(Rules(rows=9, columns=9), 0, {})),
     (DatabaseFormatError, "a database of half a record", lambda: Database(b"\x00\x00")),
     (BoardLengthError, "a board one cell short", lambda: board_winner("X" * 41)),
     (BoardCharacterError, "an O on the board", lambda: board_winner("X" * 41 + "O")),
-    (FloatingPieceError, "a piece in the air", lambda: board_winner("X" * 28 + "XAXXXXX" + "BXXXXXX")),
+    (
+        FloatingPieceError,
+        "a piece in the air",
+        lambda: board_winner("X" * 28 + "XAXXXXX" + "BXXXXXX"),
+    ),
     (PieceCountError, "B first", lambda: board_winner(_bottom("BXXXXXX"))),
     (BothPlayersWonError, "two winners", lambda: board_winner("X" * 14 + "ABXXXXX" * 4)),
-    (DisjointChainsError, "two rows of four", lambda: board_winner("X" * 21 + "XXXXBBX" + "AAAABBB" * 2)),
-    (ImpossibleLastMoveError, "a winner who did not move last", lambda: board_winner("X" * 28 + "XXXXBXX" + "AAAABBB")),
-    (MoveOrderError, "B under A alone", lambda: board_winner("XXXX" "XXXX" "AXXX" "BXXX", rows=4, columns=4)),
-    (UndecidedBoardError, "a grid no search may settle", lambda: Game.from_grid(list(_bottom("ABXXXXX")), Rules(6, 7), markers=("A", "B"), empty="X", search_limit=0)),
+    (
+        DisjointChainsError,
+        "two rows of four",
+        lambda: board_winner("X" * 21 + "XXXXBBX" + "AAAABBB" * 2),
+    ),
+    (
+        ImpossibleLastMoveError,
+        "a winner who did not move last",
+        lambda: board_winner("X" * 28 + "XXXXBXX" + "AAAABBB"),
+    ),
+    (
+        MoveOrderError,
+        "B under A alone",
+        lambda: board_winner("XXXXXXXXAXXXBXXX", rows=4, columns=4),
+    ),
+    (
+        UndecidedBoardError,
+        "a grid no search may settle",
+        lambda: Game.from_grid(
+            list(_bottom("ABXXXXX")), Rules(6, 7), markers=("A", "B"), empty="X", search_limit=0
+        ),
+    ),
 ]
 
 
@@ -136,7 +162,9 @@ def test_the_board_family_derives_directly_from_engine_error() -> None:
     list(itertools.permutations(SPECIFIC_CLASSES, 2)),
     ids=lambda cls: cls.__name__,
 )
-def test_no_specific_error_is_a_kind_of_another(first: type[Exception], second: type[Exception]) -> None:
+def test_no_specific_error_is_a_kind_of_another(
+    first: type[Exception], second: type[Exception]
+) -> None:
     assert not issubclass(first, second)
 
 
@@ -176,7 +204,9 @@ def test_errors_all_lists_every_error_class_of_the_module() -> None:
     defined = {
         name
         for name, value in vars(errors).items()
-        if inspect.isclass(value) and issubclass(value, BaseException) and value.__module__ == errors.__name__
+        if inspect.isclass(value)
+        and issubclass(value, BaseException)
+        and value.__module__ == errors.__name__
     }
     assert defined == set(errors.__all__)
 

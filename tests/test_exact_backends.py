@@ -98,7 +98,11 @@ def _module_of(solver: Solver) -> str:
 
 def _expected_module(rules: Rules) -> str:
     """The compiled module for positions of ``rules``: the narrowest that fits."""
-    return "connect_four.engine._native" if layout(rules).bits <= NARROW_BITS else "connect_four.engine._native128"
+    return (
+        "connect_four.engine._native"
+        if layout(rules).bits <= NARROW_BITS
+        else "connect_four.engine._native128"
+    )
 
 
 def _random_rules(rng: random.Random) -> Rules:
@@ -164,7 +168,9 @@ def _quiet_position(rules: Rules, rng: random.Random, empty: int) -> Position | 
     return to_position(game) if extend() else None
 
 
-def _wide_positions(rng: random.Random, count: int, most_empty: int) -> list[tuple[Rules, Position]]:
+def _wide_positions(
+    rng: random.Random, count: int, most_empty: int
+) -> list[tuple[Rules, Position]]:
     """``count`` random positions of random wide boards, 4 to ``most_empty`` cells empty.
 
     None where the player to move wins at once: both backends answer those
@@ -577,10 +583,30 @@ def test_each_board_gets_the_narrowest_compiled_search_that_fits(
     require_wide_accelerator()
     monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
     boards = [
-        (Rules(rows=7, columns=8), 64, "connect_four.engine._native", budget_module.NATIVE_NODES_PER_SECOND),
-        (Rules(rows=12, columns=5), 65, "connect_four.engine._native128", budget_module.WIDE_NATIVE_NODES_PER_SECOND),
-        (Rules(rows=8, columns=8), 72, "connect_four.engine._native128", budget_module.WIDE_NATIVE_NODES_PER_SECOND),
-        (Rules(rows=15, columns=8), 128, "connect_four.engine._native128", budget_module.WIDE_NATIVE_NODES_PER_SECOND),
+        (
+            Rules(rows=7, columns=8),
+            64,
+            "connect_four.engine._native",
+            budget_module.NATIVE_NODES_PER_SECOND,
+        ),
+        (
+            Rules(rows=12, columns=5),
+            65,
+            "connect_four.engine._native128",
+            budget_module.WIDE_NATIVE_NODES_PER_SECOND,
+        ),
+        (
+            Rules(rows=8, columns=8),
+            72,
+            "connect_four.engine._native128",
+            budget_module.WIDE_NATIVE_NODES_PER_SECOND,
+        ),
+        (
+            Rules(rows=15, columns=8),
+            128,
+            "connect_four.engine._native128",
+            budget_module.WIDE_NATIVE_NODES_PER_SECOND,
+        ),
     ]
     for rules, bits, module, rate in boards:
         assert layout(rules).bits == bits

@@ -216,7 +216,12 @@ def test_grid_is_a_fresh_copy_each_time() -> None:
 
 def test_cell_reads_the_owner_or_none() -> None:
     game = Game.from_moves("4,4")
-    assert (game.cell(0, 4), game.cell(1, 4), game.cell(2, 4), game.cell(0, 3)) == (0, 1, None, None)
+    assert (game.cell(0, 4), game.cell(1, 4), game.cell(2, 4), game.cell(0, 3)) == (
+        0,
+        1,
+        None,
+        None,
+    )
 
 
 @pytest.mark.parametrize(("row", "column"), [(5, 0), (-1, 0), (0, 8), (0, -1)])
@@ -543,7 +548,9 @@ def test_popping_a_random_history_retraces_every_state_it_passed(
     [(-1, "-1"), (8, "8"), (True, "True"), ("3", "'3'"), (3.0, "3.0"), (None, "None")],
 )
 def test_playing_a_non_column_is_an_out_of_range_error_naming_it(column: Any, shown: str) -> None:
-    with pytest.raises(ColumnOutOfRangeError, match=f"^column {re.escape(shown)} is not on the board \\(0-7\\)$"):
+    with pytest.raises(
+        ColumnOutOfRangeError, match=f"^column {re.escape(shown)} is not on the board \\(0-7\\)$"
+    ):
         Game().play(column)
 
 
@@ -585,7 +592,9 @@ def test_game_over_is_reported_before_the_column_is_checked() -> None:
 # --- from_moves, repr and copy -----------------------------------------------------
 
 
-@pytest.mark.parametrize("moves", ["3,3,4", "334", " 3 , 3,4 ", [3, 3, 4], (3, 3, 4), iter([3, 3, 4])])
+@pytest.mark.parametrize(
+    "moves", ["3,3,4", "334", " 3 , 3,4 ", [3, 3, 4], (3, 3, 4), iter([3, 3, 4])]
+)
 def test_from_moves_reads_strings_and_iterables_of_columns(moves: Any) -> None:
     assert Game.from_moves(moves).moves == [3, 3, 4]
 
@@ -613,13 +622,18 @@ def test_from_moves_of_an_empty_record_is_a_new_game() -> None:
         (EXAMPLE + ",1", GameOverError),
     ],
 )
-def test_from_moves_raises_the_error_of_the_first_bad_move(moves: Any, error: type[Exception]) -> None:
+def test_from_moves_raises_the_error_of_the_first_bad_move(
+    moves: Any, error: type[Exception]
+) -> None:
     with pytest.raises(error):
         Game.from_moves(moves)
 
 
 def test_repr_is_a_from_moves_call_with_the_rules() -> None:
-    assert repr(Game.from_moves("3,3,4")) == "Game.from_moves('3,3,4', Rules(rows=5, columns=8, connect=4))"
+    assert (
+        repr(Game.from_moves("3,3,4"))
+        == "Game.from_moves('3,3,4', Rules(rows=5, columns=8, connect=4))"
+    )
 
 
 @pytest.mark.parametrize(

@@ -157,6 +157,4 @@ def test_a_grid_the_bounded_search_cannot_settle_is_undecided() -> None:
 
 def test_a_larger_search_limit_settles_it() -> None:
     with pytest.raises(MoveOrderError):
-        Game.from_grid(
-            list(COSTLY), Rules(6, 7), markers=("A", "B"), empty="X", search_limit=10**8
-        )
+        Game.from_grid(list(COSTLY), Rules(6, 7), markers=("A", "B"), empty="X", search_limit=10**8)

@@ -66,7 +66,9 @@ def test_parse_column_rejects_a_negative_number_as_syntax_not_range() -> None:
 
 @pytest.mark.parametrize("text", ["8", "9", "10", "99"])
 def test_parse_column_rejects_a_number_past_the_last_column_naming_it(text: str) -> None:
-    with pytest.raises(ColumnOutOfRangeError, match=f"^column {text} is not on the board \\(0-7\\)$"):
+    with pytest.raises(
+        ColumnOutOfRangeError, match=f"^column {text} is not on the board \\(0-7\\)$"
+    ):
         parse_column(text, EIGHT)
 
 

@@ -46,8 +46,11 @@ def _bare_imports(path: Path) -> list[str]:
             names = [node.module]
         else:
             continue
-        bare += [f"{path.relative_to(ROOT)}:{node.lineno}: {name}"
-                 for name in names if name.split(".")[0] in SUBPACKAGES]
+        bare += [
+            f"{path.relative_to(ROOT)}:{node.lineno}: {name}"
+            for name in names
+            if name.split(".")[0] in SUBPACKAGES
+        ]
     return bare
 
 
@@ -71,19 +74,29 @@ def test_the_wheel_holds_one_top_level_package() -> None:
 
 @pytest.mark.parametrize("name", SUBPACKAGES)
 def test_a_package_under_its_bare_name_is_refused(name: str) -> None:
-    result = subprocess.run([sys.executable, "-c", f"import {name}"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", f"import {name}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 1
     assert f"ImportError: import {PACKAGE}.{name}, not {name}" in result.stderr
 
 
 @pytest.mark.parametrize("links", ["as files", "missing"])
-def test_a_copy_without_the_links_still_plays_the_assignment_s_game(tmp_path: Path, links: str) -> None:
+def test_a_copy_without_the_links_still_plays_the_assignment_s_game(
+    tmp_path: Path, links: str
+) -> None:
     """An archive that drops symbolic links (or keeps them as text) still runs connect.py."""
     shutil.copy(ROOT / "connect.py", tmp_path)
     for folder in ("engine", "terminal"):
-        shutil.copytree(ROOT / folder, tmp_path / folder,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.so", "data"))
+        shutil.copytree(
+            ROOT / folder,
+            tmp_path / folder,
+            ignore=shutil.ignore_patterns("__pycache__", "*.so", "data"),
+        )
     (tmp_path / PACKAGE).mkdir()
     shutil.copy(ROOT / PACKAGE / "__init__.py", tmp_path / PACKAGE)
     if links == "as files":
@@ -91,7 +104,12 @@ def test_a_copy_without_the_links_still_plays_the_assignment_s_game(tmp_path: Pa
             (tmp_path / PACKAGE / name).write_text(f"../{name}", encoding="utf-8")
     text = read_dialog(TEST_FILES / "example_game.txt")
     stdin = "".join(line + "\n" for line in dialog_inputs(text)).encode()
-    result = subprocess.run([sys.executable, "-S", "connect.py"], cwd=tmp_path, input=stdin,
-                            capture_output=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-S", "connect.py"],
+        cwd=tmp_path,
+        input=stdin,
+        capture_output=True,
+        timeout=60,
+    )
     assert (result.returncode, result.stderr) == (0, b"")
     assert result.stdout == piped_transcript(text).encode()

@@ -111,7 +111,17 @@ def test_every_public_class_and_function_has_a_docstring(name: str) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["Game", "Rules", "Move", "Outcome", "Status", "EngineError", "parse_moves", "format_moves", "render"],
+    [
+        "Game",
+        "Rules",
+        "Move",
+        "Outcome",
+        "Status",
+        "EngineError",
+        "parse_moves",
+        "format_moves",
+        "render",
+    ],
 )
 def test_the_names_a_front_end_needs_are_in_all(name: str) -> None:
     assert name in engine.__all__

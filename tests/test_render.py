@@ -56,7 +56,9 @@ def test_render_shows_other_players_markers_from_markers() -> None:
 
 
 def test_render_uses_the_empty_marker_given() -> None:
-    assert render(Game.from_moves("1", Rules(rows=2, columns=3, connect=2)), empty="-").split("\n") == [
+    assert render(Game.from_moves("1", Rules(rows=2, columns=3, connect=2)), empty="-").split(
+        "\n"
+    ) == [
         "012",
         "---",
         "-X-",
@@ -104,7 +106,9 @@ def test_one_row_board_has_header_row_header() -> None:
     ]
 
 
-@pytest.mark.parametrize(("columns", "header"), [(1, ["0"]), (8, ["01234567"]), (10, ["0123456789"])])
+@pytest.mark.parametrize(
+    ("columns", "header"), [(1, ["0"]), (8, ["01234567"]), (10, ["0123456789"])]
+)
 def test_header_up_to_ten_columns_is_one_line_of_digits(columns: int, header: list[str]) -> None:
     assert column_header(columns) == header
 

@@ -52,10 +52,15 @@ REVIEW_DIALOGS = sorted((TEST_FILES / "review").glob("*.txt"))
 @pytest.mark.parametrize(
     ("score", "best", "expected"),
     [
-        (5, 5, BEST), (0, 0, BEST), (-3, -3, BEST),
-        (2, 5, SLOWER), (-6, -1, SLOWER),
-        (0, 4, MISTAKE), (-2, 0, MISTAKE),
-        (-1, 1, BLUNDER), (-9, 9, BLUNDER),
+        (5, 5, BEST),
+        (0, 0, BEST),
+        (-3, -3, BEST),
+        (2, 5, SLOWER),
+        (-6, -1, SLOWER),
+        (0, 4, MISTAKE),
+        (-2, 0, MISTAKE),
+        (-1, 1, BLUNDER),
+        (-9, 9, BLUNDER),
     ],
 )
 def test_each_drop_of_the_game_value_has_its_verdict(score, best, expected):
@@ -114,7 +119,9 @@ def test_a_position_not_settled_gives_no_verdict_and_says_so(monkeypatch):
     def unsettled_at_ply_two(game, **limits):
         scores = real(game, **limits)
         if len(game.moves) == 2:
-            return {column: ColumnScore(score.score * 40, False) for column, score in scores.items()}
+            return {
+                column: ColumnScore(score.score * 40, False) for column, score in scores.items()
+            }
         return scores
 
     monkeypatch.setattr("connect_four.engine.review.column_scores", unsettled_at_ply_two)
@@ -186,7 +193,9 @@ def test_a_second_pass_gives_unsettled_positions_the_other_half(monkeypatch):
         budgets.append((len(game.moves), limits["time_budget"]))
         scores = real(game, **limits)
         if len(game.moves) == 2 and limits["time_budget"] < 1.0:
-            return {column: ColumnScore(score.score * 40, False) for column, score in scores.items()}
+            return {
+                column: ColumnScore(score.score * 40, False) for column, score in scores.items()
+            }
         return scores
 
     monkeypatch.setattr("connect_four.engine.review.column_scores", unsettled_at_first)
@@ -206,14 +215,24 @@ def test_a_second_pass_gives_unsettled_positions_the_other_half(monkeypatch):
 
 def test_summary_counts_each_players_verdicts():
     moves = (
-        MoveReview(1, 0, 3, 1, 1, 3, BEST), MoveReview(2, 1, 3, -1, -1, 3, BEST),
-        MoveReview(3, 0, 0, -2, 1, 3, BLUNDER), MoveReview(4, 1, 2, 0, 2, 4, MISTAKE),
-        MoveReview(5, 0, 4, -3, -1, 2, SLOWER), MoveReview(6, 1, 1, None, None, None, None),
+        MoveReview(1, 0, 3, 1, 1, 3, BEST),
+        MoveReview(2, 1, 3, -1, -1, 3, BEST),
+        MoveReview(3, 0, 0, -2, 1, 3, BLUNDER),
+        MoveReview(4, 1, 2, 0, 2, 4, MISTAKE),
+        MoveReview(5, 0, 4, -3, -1, 2, SLOWER),
+        MoveReview(6, 1, 1, None, None, None, None),
     )
     reviewed = GameReview(moves)
     x, o = reviewed.summary(0), reviewed.summary(1)
     assert (x.moves, x.kept, x.best, x.slower, x.mistakes, x.blunders, x.unsettled) == (
-        3, 2, 1, 1, 0, 1, 0)
+        3,
+        2,
+        1,
+        1,
+        0,
+        1,
+        0,
+    )
     assert (o.moves, o.kept, o.mistakes, o.blunders, o.unsettled) == (3, 1, 1, 0, 1)
     assert summary_line(reviewed, 0) == (
         "X: 2 of 3 moves kept the game value (1 best, 1 slower), 0 mistakes, 1 blunder."
@@ -259,14 +278,18 @@ def test_an_empty_record_has_nothing_to_review():
     [
         (["--review"], "--review does nothing without --moves, --moves-file or --commands"),
         (["--thorough"], "--thorough does nothing without --hint, --commands or --review"),
-        (["--review", "--moves", "3", "--computer", "O"], "--computer does nothing without "
-         "--commands when --review is given"),
+        (
+            ["--review", "--moves", "3", "--computer", "O"],
+            "--computer does nothing without --commands when --review is given",
+        ),
         (["--review", "--moves", "3", "--hint"], "--hint does nothing without --commands"),
         (["--review", "--moves", "3", "--games", "2"], "--games does nothing"),
         (["--review", "--moves", "3", "--think", "2"], "--think does nothing"),
         (["--review", "--server", "http://127.0.0.1:1"], "--review does nothing"),
-        (["--review", "--commands", "--server", "http://127.0.0.1:1"],
-         "cannot be used in a network game"),
+        (
+            ["--review", "--commands", "--server", "http://127.0.0.1:1"],
+            "cannot be used in a network game",
+        ),
     ],
 )
 def test_review_options_that_would_be_ignored_are_refused(arguments, complaint):
@@ -283,10 +306,10 @@ def test_the_review_takes_the_thorough_budget(monkeypatch):
 
     monkeypatch.setattr("connect_four.engine.review.column_scores", column_scores)
     shown = []
-    monkeypatch.setattr(connect, "print", lambda text, file=None: shown.append(text),
-                        raising=False)
-    status = connect.main(["--rows", "4", "--columns", "4", "--moves", "0,1", "--review",
-                           "--thorough"])
+    monkeypatch.setattr(connect, "print", lambda text, file=None: shown.append(text), raising=False)
+    status = connect.main(
+        ["--rows", "4", "--columns", "4", "--moves", "0,1", "--review", "--thorough"]
+    )
     assert status == 0
     assert seen == [THOROUGH_SECONDS] * 3
     assert shown[0] == terminal_review.HEADING
@@ -296,8 +319,7 @@ def test_a_game_played_with_commands_is_reviewed_at_its_end(monkeypatch):
     typed = iter(["0", "1", "0", "1", "0", "1", "0"])
     shown = []
     monkeypatch.setattr(connect, "input", lambda prompt="": next(typed), raising=False)
-    monkeypatch.setattr(connect, "print", lambda text, file=None: shown.append(text),
-                        raising=False)
+    monkeypatch.setattr(connect, "print", lambda text, file=None: shown.append(text), raising=False)
     status = connect.main(["--rows", "4", "--columns", "4", "--commands", "--review"])
     assert status == 0
     end = shown.index("Game finished.")
@@ -312,8 +334,7 @@ def test_without_review_a_commands_game_ends_as_before(monkeypatch):
     typed = iter(["0", "1", "0", "1", "0", "1", "0"])
     shown = []
     monkeypatch.setattr(connect, "input", lambda prompt="": next(typed), raising=False)
-    monkeypatch.setattr(connect, "print", lambda text, file=None: shown.append(text),
-                        raising=False)
+    monkeypatch.setattr(connect, "print", lambda text, file=None: shown.append(text), raising=False)
     assert connect.main(["--rows", "4", "--columns", "4", "--commands"]) == 0
     assert shown[-1] == "Game finished."
 

@@ -54,9 +54,18 @@ def test_connect_exactly_the_longest_line_is_accepted(kwargs: dict[str, int]) ->
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"rows": 5, "columns": 8, "connect": 9}, "connect 9 is longer than any line of a 5 x 8 board (at most 8)"),
-        ({"rows": 9, "columns": 3, "connect": 10}, "connect 10 is longer than any line of a 9 x 3 board (at most 9)"),
-        ({"rows": 1, "columns": 1, "connect": 2}, "connect 2 is longer than any line of a 1 x 1 board (at most 1)"),
+        (
+            {"rows": 5, "columns": 8, "connect": 9},
+            "connect 9 is longer than any line of a 5 x 8 board (at most 8)",
+        ),
+        (
+            {"rows": 9, "columns": 3, "connect": 10},
+            "connect 10 is longer than any line of a 9 x 3 board (at most 9)",
+        ),
+        (
+            {"rows": 1, "columns": 1, "connect": 2},
+            "connect 2 is longer than any line of a 1 x 1 board (at most 1)",
+        ),
     ],
 )
 def test_connect_longer_than_every_line_is_rejected_with_the_sizes(
@@ -89,14 +98,18 @@ def test_bool_is_rejected_as_not_an_integer(name: str, value: bool) -> None:
 @pytest.mark.parametrize("name", ["rows", "columns", "connect"])
 @pytest.mark.parametrize("value", [4.0, 4.5, float("nan")])
 def test_float_is_rejected_even_when_whole(name: str, value: float) -> None:
-    with pytest.raises(RulesError, match=f"^{name} must be an integer, got {re.escape(repr(value))}$"):
+    with pytest.raises(
+        RulesError, match=f"^{name} must be an integer, got {re.escape(repr(value))}$"
+    ):
         Rules(**{name: value})
 
 
 @pytest.mark.parametrize("name", ["rows", "columns", "connect"])
 @pytest.mark.parametrize("value", ["4", "", None])
 def test_non_number_is_rejected_with_its_repr(name: str, value: object) -> None:
-    with pytest.raises(RulesError, match=f"^{name} must be an integer, got {re.escape(repr(value))}$"):
+    with pytest.raises(
+        RulesError, match=f"^{name} must be an integer, got {re.escape(repr(value))}$"
+    ):
         Rules(**{name: value})  # type: ignore[arg-type]
 
 

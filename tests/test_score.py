@@ -50,7 +50,9 @@ def test_win_score_is_pons_convention(cells: int, moves: int, score: int) -> Non
     assert win_score(cells, moves) == score
 
 
-def test_a_win_on_offer_scores_win_score_and_every_score_lies_within_its_bounds(positions: list[Position]) -> None:
+def test_a_win_on_offer_scores_win_score_and_every_score_lies_within_its_bounds(
+    positions: list[Position],
+) -> None:
     solver = Solver(SMALL, backend="python")
     offered = 0
     for position in positions:
@@ -63,7 +65,9 @@ def test_a_win_on_offer_scores_win_score_and_every_score_lies_within_its_bounds(
     assert offered > 10  # the sample holds wins on offer
 
 
-def test_winning_move_is_none_without_a_win_and_the_solver_s_move_with_one(positions: list[Position]) -> None:
+def test_winning_move_is_none_without_a_win_and_the_solver_s_move_with_one(
+    positions: list[Position],
+) -> None:
     solver = Solver(SMALL, backend="python")
     for position in positions:
         won = winning_move(position)

@@ -99,7 +99,9 @@ def _random_open_game(rules: Rules, rng: random.Random, length: int) -> Game:
 # --- Exact scores ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "moves", "expected"), PONS, ids=[f"{c[0]}-{i}" for i, c in enumerate(PONS)])
+@pytest.mark.parametrize(
+    ("name", "moves", "expected"), PONS, ids=[f"{c[0]}-{i}" for i, c in enumerate(PONS)]
+)
 def test_score_matches_pons_sample(
     name: str, moves: list[int], expected: int, backend: Backend
 ) -> None:
@@ -215,9 +217,7 @@ def test_analyse_is_exact_on_a_small_board(backend: Backend) -> None:
 
 
 @pytest.mark.parametrize("index", [0, 15, 16])
-def test_analyse_solves_end_and_middle_positions_exactly(
-    index: int, backend: Backend
-) -> None:
+def test_analyse_solves_end_and_middle_positions_exactly(index: int, backend: Backend) -> None:
     _, moves, expected = PONS[index]
     analysis = analyse(Game.from_moves(moves, STANDARD), time_budget=5)
     assert analysis.exact and analysis.score == expected

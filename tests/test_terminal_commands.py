@@ -21,8 +21,16 @@ from connect_four.terminal.commands import (
 
 @pytest.mark.parametrize(
     "text, command",
-    [("u", UNDO), ("U", UNDO), ("q", QUIT), ("Q", QUIT), ("?", HINT), ("??", SCORES), ("h", HELP),
-     ("H", HELP)],
+    [
+        ("u", UNDO),
+        ("U", UNDO),
+        ("q", QUIT),
+        ("Q", QUIT),
+        ("?", HINT),
+        ("??", SCORES),
+        ("h", HELP),
+        ("H", HELP),
+    ],
 )
 def test_each_key_names_its_command(text, command):
     assert command_for(text) == command
@@ -100,8 +108,15 @@ def test_without_commands_the_keys_stay_invalid_moves(monkeypatch):
 
 def test_undo_against_the_computer_returns_to_the_humans_turn(monkeypatch):
     status, shown = _play(
-        monkeypatch, ["3", "u", "q"], "--commands", "--computer", "O", "--rows", "4",
-        "--columns", "4",
+        monkeypatch,
+        ["3", "u", "q"],
+        "--commands",
+        "--computer",
+        "O",
+        "--rows",
+        "4",
+        "--columns",
+        "4",
     )
     assert status == 0
     assert "Undone: O in column " in shown
@@ -118,12 +133,21 @@ def test_question_mark_gives_a_hint_with_commands(monkeypatch):
 def test_the_issues_command_line_shows_no_estimate_on_the_exact_scale(monkeypatch):
     """Issue 19: ``??`` here showed ``1:~-32``; ``?`` must name a column ``??`` ranks best."""
     status, shown = _play(
-        monkeypatch, ["??", "?", "q"], "--rows", "6", "--columns", "7",
-        "--moves", "3,3,3,3,2,1,0,4,6,4", "--commands",
+        monkeypatch,
+        ["??", "?", "q"],
+        "--rows",
+        "6",
+        "--columns",
+        "7",
+        "--moves",
+        "3,3,3,3,2,1,0,4,6,4",
+        "--commands",
     )
     assert status == 0
     scores = next(line for line in shown.splitlines() if "Scores by column: " in line)
-    shown_scores = dict(item.split(":") for item in scores.split("Scores by column: ")[1].split("  "))
+    shown_scores = dict(
+        item.split(":") for item in scores.split("Scores by column: ")[1].split("  ")
+    )
     assert "~" not in scores
     hint = next(line for line in shown.splitlines() if "Hint: play " in line)
     column = hint.split("Hint: play ")[1].split()[0]

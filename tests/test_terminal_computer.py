@@ -20,17 +20,28 @@ def _hint_for(monkeypatch, scores: dict[int, ColumnScore], rules: Rules | None =
     "scores, verdict",
     [
         ({4: ColumnScore(3, True), 3: ColumnScore(-1, True)}, "you can force a win"),
-        ({4: ColumnScore(-2, True), 3: ColumnScore(-5, True)},
-         "with best play you lose; this holds out longest"),
+        (
+            {4: ColumnScore(-2, True), 3: ColumnScore(-5, True)},
+            "with best play you lose; this holds out longest",
+        ),
         ({4: ColumnScore(0, True), 3: ColumnScore(-5, True)}, "with best play the game is a draw"),
-        ({4: ColumnScore(0, True), 3: ColumnScore(5, False)},
-         "it draws with best play; some columns are not settled"),
-        ({4: ColumnScore(-2, True), 3: ColumnScore(-90, False)},
-         "with best play you lose; this holds out longest of the settled columns"),
-        ({4: ColumnScore(60, False), 3: ColumnScore(0, True)}, "an estimate, not a proof: likely win"),
+        (
+            {4: ColumnScore(0, True), 3: ColumnScore(5, False)},
+            "it draws with best play; some columns are not settled",
+        ),
+        (
+            {4: ColumnScore(-2, True), 3: ColumnScore(-90, False)},
+            "with best play you lose; this holds out longest of the settled columns",
+        ),
+        (
+            {4: ColumnScore(60, False), 3: ColumnScore(0, True)},
+            "an estimate, not a proof: likely win",
+        ),
         ({4: ColumnScore(5, False), 3: ColumnScore(-3, True)}, "an estimate, not a proof: unclear"),
-        ({4: ColumnScore(-40, False), 3: ColumnScore(-50, False)},
-         "an estimate, not a proof: likely loss"),
+        (
+            {4: ColumnScore(-40, False), 3: ColumnScore(-50, False)},
+            "an estimate, not a proof: likely loss",
+        ),
     ],
 )
 def test_each_kind_of_best_column_gives_its_verdict(monkeypatch, scores, verdict):
@@ -79,7 +90,10 @@ def test_thorough_gives_the_hint_its_long_budget(monkeypatch):
     monkeypatch.setattr(columns, "column_scores", column_scores)
     Computer(parse_options(["--hint", "--thorough"])).hint(Game())
     assert seen == {
-        "time_budget": THOROUGH_SECONDS, "time_limit": None, "threads": 1, "table_size": None
+        "time_budget": THOROUGH_SECONDS,
+        "time_limit": None,
+        "threads": 1,
+        "table_size": None,
     }
 
 
@@ -117,8 +131,12 @@ def test_estimates_are_words_off_the_exact_scale_and_the_legend_says_so(monkeypa
 
     def column_scores(game, **limits):
         seen.update(limits)
-        return {0: ColumnScore(-250, False), 1: ColumnScore(60, False), 2: ColumnScore(3, False),
-                3: ColumnScore(2, True)}
+        return {
+            0: ColumnScore(-250, False),
+            1: ColumnScore(60, False),
+            2: ColumnScore(3, False),
+            3: ColumnScore(2, True),
+        }
 
     monkeypatch.setattr(columns, "column_scores", column_scores)
     settings = parse_options(["--hint", "--think", "2", "--time-limit", "3"])

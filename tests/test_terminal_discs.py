@@ -41,10 +41,10 @@ def test_coloured_grid_reads_like_the_plain_one_once_colours_are_removed(highlig
     coloured = Discs(highlight=highlight, color=True)
     plain = Discs(highlight=highlight, color=False)
     cells = WON.outcome().cells
-    shown = render(WON, markers=coloured.playing, highlight=cells,
-                   highlight_markers=coloured.winning)
-    expected = render(WON, markers=plain.playing, highlight=cells,
-                      highlight_markers=plain.winning)
+    shown = render(
+        WON, markers=coloured.playing, highlight=cells, highlight_markers=coloured.winning
+    )
+    expected = render(WON, markers=plain.playing, highlight=cells, highlight_markers=plain.winning)
     assert ANSI.sub("", shown) == expected
     # Every winning cell, and only those, is in reverse video.
     assert shown.count(WINNING) == len(cells) == 4

@@ -22,8 +22,9 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 @pytest.mark.slow  # CI runs it; the edit-test loop has the fresh-interpreter checks below
 def test_the_import_contracts_hold():
-    result = subprocess.run([str(LINT_IMPORTS), "--no-cache"], cwd=ROOT, capture_output=True,
-                            text=True, timeout=120)
+    result = subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 broken" in result.stdout
 
@@ -34,22 +35,42 @@ def loaded_by(module: str) -> set[str]:
         "import sys; before = set(sys.modules); import " + module + "; "
         "print(' '.join(sorted(set(sys.modules) - before)))"
     )
-    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
-                            text=True, check=True, timeout=60)
-    return {name for name in result.stdout.split()
-            if name.startswith(("connect_four.engine", "connect_four.terminal", "connect_four.service"))}
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return {
+        name
+        for name in result.stdout.split()
+        if name.startswith(("connect_four.engine", "connect_four.terminal", "connect_four.service"))
+    }
 
 
 def test_the_http_client_loads_nothing_of_the_game_or_the_engine():
-    assert loaded_by("connect_four.terminal.network") == {"connect_four.terminal", "connect_four.terminal.network", "connect_four.terminal.errors"}
+    assert loaded_by("connect_four.terminal.network") == {
+        "connect_four.terminal",
+        "connect_four.terminal.network",
+        "connect_four.terminal.errors",
+    }
 
 
 @pytest.mark.parametrize("leaf", ["errors", "steps", "match", "pacing", "streams"])
 def test_a_leaf_loads_no_sibling(leaf):
-    assert loaded_by(f"connect_four.terminal.{leaf}") == {"connect_four.terminal", f"connect_four.terminal.{leaf}"}
+    assert loaded_by(f"connect_four.terminal.{leaf}") == {
+        "connect_four.terminal",
+        f"connect_four.terminal.{leaf}",
+    }
 
 
 @pytest.mark.parametrize("leaf", ["settings", "dialog"])
 def test_a_leaf_that_speaks_of_games_loads_the_engine_and_no_sibling(leaf):
-    siblings = {name for name in loaded_by(f"connect_four.terminal.{leaf}") if name.startswith("connect_four.terminal")}
+    siblings = {
+        name
+        for name in loaded_by(f"connect_four.terminal.{leaf}")
+        if name.startswith("connect_four.terminal")
+    }
     assert siblings == {"connect_four.terminal", f"connect_four.terminal.{leaf}"}

@@ -48,7 +48,9 @@ def test_moves_are_numbered_and_read_back_from_a_start(drop_token_service: str) 
     assert client.post_move(ann, 3, created.tokens["ann"], "k1") == 0
     assert client.post_move(bob, 4, created.tokens["bob"], "k2") == 1
     assert [(m.player, m.column) for m in client.read_moves(created.game_id, 0)] == [
-        ("ann", 3), ("bob", 4)]
+        ("ann", 3),
+        ("bob", 4),
+    ]
     assert [(m.player, m.column) for m in client.read_moves(created.game_id, 1)] == [("bob", 4)]
     # Past the last move the service answers 404: no news yet.
     assert client.read_moves(created.game_id, 2) == []
@@ -275,7 +277,10 @@ def test_a_join_url_must_name_a_game_and_a_player(text: str) -> None:
 def test_a_join_url_may_sit_under_a_path_prefix() -> None:
     address = parse_join_url("https://example.org/c4/drop_token/abc/bob")
     assert (address.base, address.game_id, address.player) == (
-        "https://example.org/c4", "abc", "bob")
+        "https://example.org/c4",
+        "abc",
+        "bob",
+    )
 
 
 # --- The network game's pauses: steps for connect.py, never a sleep ---------------
@@ -309,8 +314,9 @@ def test_an_unanswered_service_is_retried_after_pauses_the_game_only_asks_for(mo
                 assert isinstance(step, Wait), step
                 waits.append(step.seconds)
                 now[0] += step.seconds  # what connect.py's sleep would take
-    assert first == Show(f"Connection to {url} lost (connection refused); "
-                         "retrying for up to 60 seconds...")
+    assert first == Show(
+        f"Connection to {url} lost (connection refused); retrying for up to 60 seconds..."
+    )
     # Growing pauses, up to 4 s, that end at the deadline.
     assert waits[:6] == [0.25, 0.5, 1.0, 2.0, 4.0, 4.0]
     assert max(waits) == 4.0

@@ -37,8 +37,7 @@ def test_no_options_is_the_assignment_game():
         (["--pause", "1"], "--pause does nothing without --computer"),
         (["--hint", "--pause", "1"], "--pause does nothing without --computer"),
         (["--computer", "both", "--hint"], "--hint does nothing without a human player"),
-        (["--computer", "both", "--commands"],
-         "--commands does nothing without a human player"),
+        (["--computer", "both", "--commands"], "--commands does nothing without a human player"),
     ],
 )
 def test_option_that_would_be_ignored_is_refused(arguments, needed):
@@ -149,8 +148,13 @@ def test_help_shows_an_example_of_each_new_option():
     text = parse_options(["--help"]).message or ""
     for option in ("--color", "--commands", "--games", "--pause"):
         assert f"  {option}" in text
-    for example in ("--computer both --pause 0.5", "--moves-file saved_game.txt",
-                    "--color --computer O", "--computer O --commands", "--games 3 --announce"):
+    for example in (
+        "--computer both --pause 0.5",
+        "--moves-file saved_game.txt",
+        "--color --computer O",
+        "--computer O --commands",
+        "--games 3 --announce",
+    ):
         assert f"  python3 connect.py {example}\n" in text + "\n"
 
 
@@ -160,31 +164,45 @@ def test_help_shows_an_example_of_each_new_option():
 @pytest.mark.parametrize(
     "arguments, complaint",
     [
-        (["--server", "http://h", "--join", "http://h/drop_token/g/bob"],
-         "--server and --join cannot be used together"),
+        (
+            ["--server", "http://h", "--join", "http://h/drop_token/g/bob"],
+            "--server and --join cannot be used together",
+        ),
         (["--name", "ann"], "--name does nothing without --server"),
         (["--friend", "bob"], "--friend does nothing without --server"),
-        (["--join", "http://h/drop_token/g/bob", "--name", "ann"],
-         "--name does nothing without --server"),
+        (
+            ["--join", "http://h/drop_token/g/bob", "--name", "ann"],
+            "--name does nothing without --server",
+        ),
         (["--token", "t"], "--token does nothing without --join"),
         (["--server", "http://h", "--token", "t"], "--token does nothing without --join"),
-        (["--server", "http://h", "--computer", "o"],
-         "--computer cannot be used in a network game"),
+        (
+            ["--server", "http://h", "--computer", "o"],
+            "--computer cannot be used in a network game",
+        ),
         (["--server", "http://h", "--hint"], "--hint cannot be used in a network game"),
-        (["--join", "http://h/drop_token/g/bob", "--commands"],
-         "--commands cannot be used in a network game"),
+        (
+            ["--join", "http://h/drop_token/g/bob", "--commands"],
+            "--commands cannot be used in a network game",
+        ),
         (["--server", "http://h", "--games", "3"], "--games cannot be used in a network game"),
         (["--server", "http://h", "--moves", "3"], "--moves cannot be used in a network game"),
-        (["--server", "http://h", "--moves-file", "f"],
-         "--moves-file cannot be used in a network game"),
-        (["--server", "http://h", "--columns", "12", "--connect", "5"],
-         "the drop-token service plays four in a row: --connect must be 4"),
+        (
+            ["--server", "http://h", "--moves-file", "f"],
+            "--moves-file cannot be used in a network game",
+        ),
+        (
+            ["--server", "http://h", "--columns", "12", "--connect", "5"],
+            "the drop-token service plays four in a row: --connect must be 4",
+        ),
         (["--server", "h:8080"], "--server: 'h:8080' is not an http:// or https:// URL"),
         (["--join", "http://h/g/bob"], "--join: 'http://h/g/bob' is not a game's URL"),
         (["--server", "http://h", "--name", "a/b"], "--name: a name is 1 to 100"),
         (["--server", "http://h", "--friend", "x" * 101], "--friend: a name is 1 to 100"),
-        (["--server", "http://h", "--name", "ann", "--friend", "ann"],
-         "--name and --friend must differ"),
+        (
+            ["--server", "http://h", "--name", "ann", "--friend", "ann"],
+            "--name and --friend must differ",
+        ),
     ],
 )
 def test_a_network_command_line_that_cannot_be_served_is_refused(arguments, complaint):
@@ -194,8 +212,21 @@ def test_a_network_command_line_that_cannot_be_served_is_refused(arguments, comp
 
 
 def test_server_creates_a_game_for_two_named_players():
-    settings = parse_options(["--server", "http://127.0.0.1:8080/", "--name", "ann",
-                              "--friend", "bob", "--rows", "6", "--columns", "7", "--color"])
+    settings = parse_options(
+        [
+            "--server",
+            "http://127.0.0.1:8080/",
+            "--name",
+            "ann",
+            "--friend",
+            "bob",
+            "--rows",
+            "6",
+            "--columns",
+            "7",
+            "--color",
+        ]
+    )
     assert settings.network == "http://127.0.0.1:8080"
     assert settings.players == ("ann", "bob")
     assert settings.joining is None
@@ -263,7 +294,8 @@ def test_exact_search_options_keep_the_engines_defaults_when_not_given():
 
 
 @pytest.mark.parametrize(
-    "rules, key_bits", [(["--rows", "6", "--columns", "7"], 64), (["--rows", "8", "--columns", "8"], 128)]
+    "rules, key_bits",
+    [(["--rows", "6", "--columns", "7"], 64), (["--rows", "8", "--columns", "8"], 128)],
 )
 def test_table_megabytes_become_the_compiled_tables_slots_for_the_board(rules, key_bits):
     settings = parse_options([*rules, "--hint", "--table-mb", "64"])
@@ -276,14 +308,20 @@ def test_table_megabytes_become_the_compiled_tables_slots_for_the_board(rules, k
     "option, text, message",
     [
         ("--threads", "0", f"argument --threads: 0 is not between 1 and {MAX_THREADS}"),
-        ("--threads", str(MAX_THREADS + 1),
-         f"argument --threads: {MAX_THREADS + 1} is not between 1 and {MAX_THREADS}"),
+        (
+            "--threads",
+            str(MAX_THREADS + 1),
+            f"argument --threads: {MAX_THREADS + 1} is not between 1 and {MAX_THREADS}",
+        ),
         ("--threads", "two", "argument --threads: 'two' is not a whole number"),
         ("--threads", "-1", "argument --threads: '-1' is not a whole number"),
         ("--table-mb", "0", f"argument --table-mb: 0 is not between 1 and {MAX_TABLE_MEGABYTES}"),
-        ("--table-mb", str(MAX_TABLE_MEGABYTES + 1),
-         f"argument --table-mb: {MAX_TABLE_MEGABYTES + 1} is not between 1 and "
-         f"{MAX_TABLE_MEGABYTES}"),
+        (
+            "--table-mb",
+            str(MAX_TABLE_MEGABYTES + 1),
+            f"argument --table-mb: {MAX_TABLE_MEGABYTES + 1} is not between 1 and "
+            f"{MAX_TABLE_MEGABYTES}",
+        ),
         ("--table-mb", "1.5", "argument --table-mb: '1.5' is not a whole number"),
     ],
 )

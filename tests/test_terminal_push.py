@@ -78,8 +78,15 @@ class _OldService:
                     state = {"players": ["ann", "bob"], "state": "IN_PROGRESS"}
                     self._send(200, {**state, **(board or {})})
                 elif "start=0" in self.path:
-                    self._send(200, {"moves": [{"type": "MOVE", "player": "ann", "column": 3},
-                                               {"type": "MOVE", "player": "bob", "column": 4}]})
+                    self._send(
+                        200,
+                        {
+                            "moves": [
+                                {"type": "MOVE", "player": "ann", "column": 3},
+                                {"type": "MOVE", "player": "bob", "column": 4},
+                            ]
+                        },
+                    )
                 elif refuses_wait and "wait=" in self.path:
                     self._send(400, {"error": "malformed_request", "detail": "query.wait: no"})
                 elif "start=2&" not in self.path:  # past ann's move 5: nothing more
@@ -146,7 +153,9 @@ def test_with_an_older_service_the_friends_move_is_read_at_a_slow_pace(
 ) -> None:
     # The first empty read is the joining game's catching up; two more come while waiting.
     with _OldService(refuses_wait=refuses_wait, empty_reads=3) as service:
-        steps = converse(parse_options(["--join", f"{service.url}/drop_token/g/bob", "--token", "t"]))
+        steps = converse(
+            parse_options(["--join", f"{service.url}/drop_token/g/bob", "--token", "t"])
+        )
         shown = []
         step = next(steps)
         while not isinstance(step, Ask):
@@ -190,7 +199,9 @@ def test_a_read_answered_after_its_wait_asks_again_without_a_pause(
 def test_a_joining_player_gets_the_board_the_service_tells(fake_clock: list[float]) -> None:
     board = {"rows": 6, "columns": 7, "connect": 4}
     with _OldService(refuses_wait=False, empty_reads=0, board=board) as service:
-        steps = converse(parse_options(["--join", f"{service.url}/drop_token/g/bob", "--token", "t"]))
+        steps = converse(
+            parse_options(["--join", f"{service.url}/drop_token/g/bob", "--token", "t"])
+        )
         shown = []
         step = next(steps)
         while not isinstance(step, Ask):

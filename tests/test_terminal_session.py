@@ -58,16 +58,19 @@ def test_a_match_opens_each_game_and_keeps_the_score():
     shown = transcript(settings, ["0", "1", "0", "1"])
     assert shown.startswith("Game 1 of 2: X is Player 1, O is Player 2.\n")
     assert "\nGame 2 of 2: X is Player 2, O is Player 1.\n" in shown
-    assert shown.endswith("Score after game 2 of 2: Player 1 0, Player 2 0, ties 2.\n"
-                          "The match is drawn.\n")
+    assert shown.endswith(
+        "Score after game 2 of 2: Player 1 0, Player 2 0, ties 2.\nThe match is drawn.\n"
+    )
 
 
 def test_a_quit_in_a_match_ends_the_match():
     settings = parse_options(["--games", "3", "--commands"])
     shown = transcript(settings, ["q"])
-    assert shown.endswith("X quits.\nGame finished.\n"
-                          "Score after game 1 of 3: Player 1 0, Player 2 1, ties 0.\n"
-                          "The match goes to Player 2.\n")
+    assert shown.endswith(
+        "X quits.\nGame finished.\n"
+        "Score after game 1 of 3: Player 1 0, Player 2 1, ties 0.\n"
+        "The match goes to Player 2.\n"
+    )
 
 
 def test_the_conversation_neither_prints_reads_nor_sleeps(monkeypatch):
@@ -77,8 +80,21 @@ def test_the_conversation_neither_prints_reads_nor_sleeps(monkeypatch):
     monkeypatch.setattr(builtins, "print", no_io)
     monkeypatch.setattr(builtins, "input", no_io)
     monkeypatch.setattr(time, "sleep", no_io)
-    settings = parse_options(["--computer", "both", "--pause", "60", "--rows", "2",
-                              "--columns", "3", "--connect", "2", "--announce"])
+    settings = parse_options(
+        [
+            "--computer",
+            "both",
+            "--pause",
+            "60",
+            "--rows",
+            "2",
+            "--columns",
+            "3",
+            "--connect",
+            "2",
+            "--announce",
+        ]
+    )
     seen = all_steps(settings, [])
     # Played to its end, pauses and all, without one call to the three.
     assert Show("Game finished.") in seen
@@ -87,11 +103,15 @@ def test_the_conversation_neither_prints_reads_nor_sleeps(monkeypatch):
 
 def test_the_computers_pause_is_a_step_before_each_of_its_moves():
     # 60 s of pause: every move comes well inside it, so each waits for the rest.
-    settings = parse_options(["--computer", "both", "--pause", "60", "--rows", "2",
-                              "--columns", "3", "--connect", "2"])
+    settings = parse_options(
+        ["--computer", "both", "--pause", "60", "--rows", "2", "--columns", "3", "--connect", "2"]
+    )
     seen = all_steps(settings, [])
-    plays = [index for index, step in enumerate(seen)
-             if isinstance(step, Show) and step.text.startswith("Computer plays")]
+    plays = [
+        index
+        for index, step in enumerate(seen)
+        if isinstance(step, Show) and step.text.startswith("Computer plays")
+    ]
     assert plays
     for index in plays:
         wait = seen[index - 1]
@@ -100,15 +120,17 @@ def test_the_computers_pause_is_a_step_before_each_of_its_moves():
 
 
 def test_without_a_pause_the_computer_never_waits():
-    settings = parse_options(["--computer", "both", "--rows", "2", "--columns", "3",
-                              "--connect", "2"])
+    settings = parse_options(
+        ["--computer", "both", "--rows", "2", "--columns", "3", "--connect", "2"]
+    )
     assert not any(isinstance(step, Wait) for step in all_steps(settings, []))
 
 
 @pytest.mark.parametrize("at_terminal, waits", [(True, True), (False, False)])
 def test_the_computer_playing_itself_pauses_only_when_watched(at_terminal, waits):
-    settings = parse_options(["--computer", "both", "--rows", "1", "--columns", "2",
-                              "--connect", "2"])
+    settings = parse_options(
+        ["--computer", "both", "--rows", "1", "--columns", "2", "--connect", "2"]
+    )
     steps = list(_steps_without_answers(converse(settings, at_terminal=at_terminal)))
     assert any(isinstance(step, Wait) for step in steps) == waits
 

@@ -26,4 +26,7 @@ def test_steps_compare_by_kind_and_value():
 
 def test_a_step_reads_as_its_constructor():
     assert [repr(step) for step in (Show("x"), Ask("Enter a column: "), Wait(0.5))] == [
-        "Show('x')", "Ask('Enter a column: ')", "Wait(0.5)"]
+        "Show('x')",
+        "Ask('Enter a column: ')",
+        "Wait(0.5)",
+    ]

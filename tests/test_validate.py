@@ -33,7 +33,9 @@ def test_check_on_board_returns_an_index_of_the_board(index: int) -> None:
     [(-1, "-1"), (8, "8"), (True, "True"), ("3", "'3'"), (3.0, "3.0"), (None, "None")],
 )
 def test_check_on_board_refuses_anything_else_showing_its_repr(index: object, shown: str) -> None:
-    with pytest.raises(ColumnOutOfRangeError, match=f"^column {re.escape(shown)} is not on the board \\(0-7\\)$"):
+    with pytest.raises(
+        ColumnOutOfRangeError, match=f"^column {re.escape(shown)} is not on the board \\(0-7\\)$"
+    ):
         check_on_board(index, 8)
 
 

@@ -38,8 +38,7 @@ def winning_lines(board: Board, connect: int) -> set[tuple[int, frozenset[Cell]]
             for row_step, column_step in DIRECTIONS:
                 cells = [(row + i * row_step, column + i * column_step) for i in range(connect)]
                 if all(
-                    0 <= r < rows and 0 <= c < columns and board[r][c] == owner
-                    for r, c in cells
+                    0 <= r < rows and 0 <= c < columns and board[r][c] == owner for r, c in cells
                 ):
                     lines.add((owner, frozenset(cells)))
     return lines
@@ -91,7 +90,9 @@ def test_engine_outcome_matches_brute_force_after_every_move(case: tuple[Rules, 
             # each goes through the marker just dropped.
             assert {owner for owner, _ in lines} == {player}
             assert all(last in cells for _, cells in lines)
-            expected = Outcome(Status.WON, player, frozenset(c for _, cells in lines for c in cells))
+            expected = Outcome(
+                Status.WON, player, frozenset(c for _, cells in lines for c in cells)
+            )
             assert game.status is Status.WON
             assert game.outcome() == expected
             event("won on the last free cell" if full else "won")
@@ -105,4 +106,6 @@ def test_engine_outcome_matches_brute_force_after_every_move(case: tuple[Rules, 
         assert game.status is Status.IN_PROGRESS
         assert game.outcome() is None
         player = 1 - player
-    raise AssertionError("the picks fill the board, so the game must have ended")  # pragma: no cover
+    raise AssertionError(
+        "the picks fill the board, so the game must have ended"
+    )  # pragma: no cover

@@ -274,8 +274,10 @@ def build(rules: Rules, depth: int, work: Path, workers: int, kind: str, chunk: 
     solved = read_solved(results)
     todo = [key for key in tasks if key not in solved]
     total = len(tasks)
-    _say(f"{total} positions to search at ply {depth}, {total - len(todo)} done before, "
-         f"{len(todo)} left; {workers} worker(s), {kind} solver")
+    _say(
+        f"{total} positions to search at ply {depth}, {total - len(todo)} done before, "
+        f"{len(todo)} left; {workers} worker(s), {kind} solver"
+    )
     if not todo:
         return True
     chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
@@ -326,9 +328,11 @@ def build_tree(
     for key, (node, seconds) in read_nodes(results).items():
         tree.seconds[key] = seconds
         tree.record(key, node)
-    _say(f"play tree of {rules.rows} x {rules.columns} to {depth} stones, hard above "
-         f"{hard_nodes} positions: {len(tree.solved)} nodes solved before, "
-         f"{tree.waiting_count()} waiting; {workers} worker(s), {kind} solver")
+    _say(
+        f"play tree of {rules.rows} x {rules.columns} to {depth} stones, hard above "
+        f"{hard_nodes} positions: {len(tree.solved)} nodes solved before, "
+        f"{tree.waiting_count()} waiting; {workers} worker(s), {kind} solver"
+    )
     last_report = time.monotonic()
     last_book = last_report
     done: queue.Queue[tuple[int, Node, float] | BaseException] = queue.Queue()
@@ -383,8 +387,7 @@ def build_tree(
 def _report(tree: PlayTree, workers: int) -> None:
     waiting_seconds, seconds, nodes = tree.estimate_seconds_left()
     plies = ", ".join(
-        f"{moves}:{solved}/{solved + waiting}"
-        + (f"({mean:.2f}s)" if mean == mean else "")
+        f"{moves}:{solved}/{solved + waiting}" + (f"({mean:.2f}s)" if mean == mean else "")
         for moves, solved, waiting, _hard, mean in tree.summary()
     )
     _say(f"solved {len(tree.solved)}, waiting {tree.waiting_count()}; by stones {plies}")
@@ -442,23 +445,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solver", choices=("python", "native"), default="native")
     parser.add_argument("--chunk", type=int, default=32, help="positions per task")
     parser.add_argument(
-        "--work-dir", type=Path, default=DEFAULT_WORK_DIR,
+        "--work-dir",
+        type=Path,
+        default=DEFAULT_WORK_DIR,
         help="where the progress files live (default: tools/book-progress)",
     )
     parser.add_argument("--output", type=Path, help=f"the book file (default: in {DATA_DIR})")
     parser.add_argument(
-        "--tree", action="store_true",
+        "--tree",
+        action="store_true",
         help="the play tree of a perfect computer (book_tree.py) instead of every position",
     )
     parser.add_argument(
-        "--hard-nodes", type=int, default=4_000_000,
+        "--hard-nodes",
+        type=int,
+        default=4_000_000,
         help="with --tree: expand computer nodes whose search explored more positions",
     )
     parser.add_argument(
-        "--status", action="store_true", help="with --tree: print the progress and forecast, then stop"
+        "--status",
+        action="store_true",
+        help="with --tree: print the progress and forecast, then stop",
     )
-    parser.add_argument("--write-only", action="store_true", help="write the book from what is solved")
-    parser.add_argument("--measure", type=int, metavar="PLY", help="time the search at PLY, then stop")
+    parser.add_argument(
+        "--write-only", action="store_true", help="write the book from what is solved"
+    )
+    parser.add_argument(
+        "--measure", type=int, metavar="PLY", help="time the search at PLY, then stop"
+    )
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)

@@ -87,15 +87,22 @@ async def create_analysis(body: AnalysisIn, pool: AnalysisPoolDep) -> AnalysisOu
             best=[],
         )
     found: PositionOutlook = await pool.run(
-        position_outlook, body.rows, body.columns, body.connect, list(body.moves),
-        ANALYSIS_SECONDS, ANALYSIS_TIME_LIMIT,
+        position_outlook,
+        body.rows,
+        body.columns,
+        body.connect,
+        list(body.moves),
+        ANALYSIS_SECONDS,
+        ANALYSIS_TIME_LIMIT,
     )
     return AnalysisOut(
         state="in_progress",
         winner=None,
         scores=[
             ColumnScoreOut(
-                column=column.column, score=column.score, exact=column.exact,
+                column=column.column,
+                score=column.score,
+                exact=column.exact,
                 outlook=column.outlook,  # type: ignore[arg-type]
             )
             for column in found.columns

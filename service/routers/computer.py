@@ -70,7 +70,9 @@ class ComputerMoveIn(BaseModel):
         description="The columns played so far, from 0, first player first.",
     )
     level: StrictInt = Field(
-        ge=min(LEVELS), le=max(LEVELS), examples=[3],
+        ge=min(LEVELS),
+        le=max(LEVELS),
+        examples=[3],
         description="; ".join(f"{level}: {text}" for level, text in LEVELS.items()),
     )
 

@@ -78,9 +78,7 @@ _AUTH = {
     "e403": "The token is not this player's.",
 }
 _KEY = {
-    "e422": (
-        "The Idempotency-Key was sent before with another request (idempotency_key_reused)."
-    )
+    "e422": ("The Idempotency-Key was sent before with another request (idempotency_key_reused).")
 }
 
 
@@ -121,8 +119,7 @@ def _move_out(record: GameRecord, move: Move) -> MoveOut:
     response_model_exclude_none=True,
     responses=error_responses(
         e400=(
-            f"Malformed request: limit not 1 to {MAX_PAGE}, or after not 0 to "
-            f"{MAX_STORED_INTEGER}."
+            f"Malformed request: limit not 1 to {MAX_PAGE}, or after not 0 to {MAX_STORED_INTEGER}."
         ),
         **_STORAGE,
     ),

@@ -20,8 +20,14 @@ CHROMIUM = Path(os.environ.get("CONNECT_FOUR_CHROMIUM", "/usr/bin/chromium"))
 """Debian's chromium (apt package ``chromium``); Playwright's own download is never used."""
 
 CHROMIUM_ARGUMENTS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 
 XSS_NAMES = ("<img src=x onerror=alert(1)>", '"><svg onload=alert(2)>')
@@ -98,8 +104,10 @@ machine (the service's own is ANALYSIS_SECONDS)."""
 def engine_scores(rows: int, columns: int, moves: list[int]) -> dict[int, tuple[int, bool]]:
     """Each playable column's score and exactness, as the engine gives them."""
     game = Game.from_moves(moves, drop_token_rules(rows, columns))
-    return {number: (score.score, score.exact)
-            for number, score in column_scores(game, time_budget=SCORE_BUDGET).items()}
+    return {
+        number: (score.score, score.exact)
+        for number, score in column_scores(game, time_budget=SCORE_BUDGET).items()
+    }
 
 
 def shown(score: int, exact: bool) -> str:

@@ -38,7 +38,9 @@ def playwright() -> Iterator[Playwright]:
 def browser(playwright: Playwright) -> Iterator[Browser]:
     """The module's chromium, headless, with a fresh profile of its own."""
     if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)", pytrace=False)
+        pytest.fail(
+            f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)", pytrace=False
+        )
     browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGUMENTS)
     yield browser
     browser.close()

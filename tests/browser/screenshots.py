@@ -65,7 +65,8 @@ def first_render(browser: Browser, url: str, fragment: str) -> tuple[float, floa
     page.goto(url + "/" + fragment)
     page.locator("#board .cell").first.wait_for()
     paint = page.evaluate(
-        "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1")
+        "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1"
+    )
     board = page.evaluate("""new Promise(done => {
         const look = () => window.boardDrawnAt === undefined ? setTimeout(look) : done(window.boardDrawnAt);
         look();
@@ -94,8 +95,9 @@ def main() -> None:
         app = create_app(Path(folder) / "games.db")
         browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGUMENTS)
         with AppServer(app) as url:
-            renders = [first_render(browser, url, "#computer=3&r=6&c=7&you=0&moves=3,3")
-                       for _ in range(5)]
+            renders = [
+                first_render(browser, url, "#computer=3&r=6&c=7&you=0&moves=3,3") for _ in range(5)
+            ]
             watch_renders = []
             ann, bob = friend_game(browser, url, DESKTOP)
             times = delivery(ann, bob, [3, 3, 4, 2])
@@ -131,12 +133,18 @@ def main() -> None:
         browser.close()
     paints = [paint for paint, _ in renders]
     boards = [board for _, board in renders]
-    print(f"computer game: first paint median {statistics.median(paints):.0f} ms, "
-          f"board drawn median {statistics.median(boards):.0f} ms (max {max(boards):.0f})")
-    print("watch (2 requests before the board): board drawn median "
-          f"{statistics.median(b for _, b in watch_renders):.0f} ms")
-    print(f"move delivery: median {statistics.median(times):.0f} ms, "
-          f"max {max(times):.0f} ms over {len(times)} moves")
+    print(
+        f"computer game: first paint median {statistics.median(paints):.0f} ms, "
+        f"board drawn median {statistics.median(boards):.0f} ms (max {max(boards):.0f})"
+    )
+    print(
+        "watch (2 requests before the board): board drawn median "
+        f"{statistics.median(b for _, b in watch_renders):.0f} ms"
+    )
+    print(
+        f"move delivery: median {statistics.median(times):.0f} ms, "
+        f"max {max(times):.0f} ms over {len(times)} moves"
+    )
     for path in sorted(SHOTS.glob("*.png")):
         print(f"{path.relative_to(REPOSITORY)}: {path.stat().st_size // 1024} KB")
 

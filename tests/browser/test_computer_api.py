@@ -23,16 +23,19 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 @pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
 def test_every_level_takes_a_win_in_one(client: TestClient, level: int) -> None:
-    answer = client.post("/computer_move",
-                         json={"rows": 6, "columns": 7, "moves": [0, 6, 0, 6, 0, 6], "level": level})
+    answer = client.post(
+        "/computer_move",
+        json={"rows": 6, "columns": 7, "moves": [0, 6, 0, 6, 0, 6], "level": level},
+    )
     assert answer.status_code == 200, answer.text
     assert answer.json() == {"column": 0}
 
 
 def test_the_perfect_level_answers_a_legal_move_on_other_boards(client: TestClient) -> None:
     for rows, columns, moves in [(5, 8, [3, 4]), (4, 4, [0, 1, 2]), (9, 9, [4] * 5)]:
-        answer = client.post("/computer_move",
-                             json={"rows": rows, "columns": columns, "moves": moves, "level": 5})
+        answer = client.post(
+            "/computer_move", json={"rows": rows, "columns": columns, "moves": moves, "level": 5}
+        )
         assert answer.status_code == 200, answer.text
         game = Game.from_moves(moves, drop_token_rules(rows, columns))
         assert game.can_play(answer.json()["column"])
@@ -63,8 +66,7 @@ def test_a_full_pool_answers_503_computer_busy(client: TestClient) -> None:
     busy = ComputerPool(workers=1, waiting=0, refusal_pause=0)
     busy.in_flight = busy.capacity  # every worker taken
     client.app.dependency_overrides[get_computer_pool] = lambda: busy
-    answer = client.post("/computer_move",
-                         json={"rows": 6, "columns": 7, "moves": [], "level": 1})
+    answer = client.post("/computer_move", json={"rows": 6, "columns": 7, "moves": [], "level": 1})
     assert answer.status_code == 503
     assert answer.headers["retry-after"] == "1"
     assert answer.json() == {

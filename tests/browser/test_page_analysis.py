@@ -23,7 +23,9 @@ def _no_analysis(app: FastAPI) -> None:
     """/analysis answers 404, as on a service without it, whatever this branch holds."""
 
     @app.middleware("http")
-    async def not_here(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+    async def not_here(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
         if request.url.path == "/analysis":
             return JSONResponse({"error": "not_found", "detail": "Not Found"}, status_code=404)
         return await call_next(request)
@@ -58,13 +60,16 @@ def test_every_columns_score_is_shown_for_positions_played_or_pasted(
     expect_scores(page, expected, 7)
     expect(page.locator("#analysis-note")).to_contain_text(re.compile(r"^Best for O: column \d \("))
     # Screen readers hear each column's score with its contents.
-    expect(column(page, 3)).to_have_attribute("aria-label", re.compile(r"^Column 3: X O from the bottom, room for 4; (score|estimate) "))
+    expect(column(page, 3)).to_have_attribute(
+        "aria-label", re.compile(r"^Column 3: X O from the bottom, room for 4; (score|estimate) ")
+    )
 
     # A pasted list that is no game is refused in a sentence; a good one is set up.
     page.get_by_label("Move list").fill("3,3,3,3,3,3,3")
     page.get_by_role("button", name="Set up").click()
     expect(page.locator("#notice-text")).to_have_text(
-        "That move list is no game on this board: move 7, column 3, cannot be played.")
+        "That move list is no game on this board: move 7, column 3, cannot be played."
+    )
     page.get_by_label("Move list").fill("3 3 3 3 3 3")
     page.get_by_role("button", name="Set up").click()
     expect(page.locator("#step-line")).to_have_text("Move 6 of 6.")
@@ -103,9 +108,11 @@ def test_without_analysis_the_page_says_so_and_the_board_still_works(
         page = new_page()
         page.goto(url + "/#analysis=&r=6&c=7&moves=")
         expect(page.locator("#analysis-note")).to_have_text(
-            "Analysis unavailable: this service does not score positions (yet).")
+            "Analysis unavailable: this service does not score positions (yet)."
+        )
         page.keyboard.press("3")
         expect(page.locator("#step-line")).to_have_text("Move 1 of 1.")
         expect(page.locator("#analysis-note")).to_have_text(
-            "Analysis unavailable: this service does not score positions (yet).")
+            "Analysis unavailable: this service does not score positions (yet)."
+        )
         page.close()

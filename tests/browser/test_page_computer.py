@@ -46,7 +46,9 @@ def test_a_whole_game_with_the_keyboard_alone(new_page: Callable[..., Page], ser
         free = page.locator("#board .column[aria-disabled='false']").first
         page.keyboard.press(free.get_attribute("data-column") or "")
         wait_for_more_discs(page, before)
-    expect(status(page)).to_have_text(re.compile(r"^Game over: (you win!|the computer wins\.|a draw\.)$"))
+    expect(status(page)).to_have_text(
+        re.compile(r"^Game over: (you win!|the computer wins\.|a draw\.)$")
+    )
     assert page.locator("#board .column[aria-disabled='false']").count() == 0
 
 
@@ -58,7 +60,8 @@ def test_every_level_blocks_a_win_and_says_who_moved(
     page.goto(service + "/#computer=5&r=6&c=7&you=0&moves=0,6,0,6,0")
     wait_for_discs(page, 6)
     expect(column(page, 0)).to_have_attribute(
-        "aria-label", "Column 0: X X X O from the bottom, room for 2")
+        "aria-label", "Column 0: X X X O from the bottom, room for 2"
+    )
     expect(page.locator("#live")).to_have_text("The computer played column 0.")
     expect(status(page)).to_have_text("Your turn: you are X (red).")
     # Take back: the player's last move and the computer's reply.
@@ -68,7 +71,9 @@ def test_every_level_blocks_a_win_and_says_who_moved(
 
 
 def last_disc_animation(page: Page) -> str:
-    name: str = page.evaluate("getComputedStyle(document.querySelector('#board .cell.last')).animationName")
+    name: str = page.evaluate(
+        "getComputedStyle(document.querySelector('#board .cell.last')).animationName"
+    )
     return name
 
 

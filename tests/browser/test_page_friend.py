@@ -58,8 +58,10 @@ def test_the_friend_quitting_is_said_with_a_way_on(
     fragment = dict(part.split("=", 1) for part in link.split("#", 1)[1].split("&"))
     drop(ann, 3)
     wait_for_discs(ann, 1)
-    answer = httpx.delete(f"{service}/drop_token/{fragment['game']}/bob",
-                          headers={"Authorization": f"Bearer {fragment['t']}"})
+    answer = httpx.delete(
+        f"{service}/drop_token/{fragment['game']}/bob",
+        headers={"Authorization": f"Bearer {fragment['t']}"},
+    )
     assert answer.status_code == 202
     expect(status(ann)).to_have_text("bob quit the game: you win.")
     expect(ann.get_by_role("button", name="New game")).to_be_visible()
@@ -71,29 +73,38 @@ def test_a_refused_or_unsent_move_is_said_with_a_way_on(
     new_page: Callable[..., Page], service: str
 ) -> None:
     page = new_page()
-    fragment = dict(part.split("=", 1) for part in create_game(
-        page, service, "ann", "bob").split("#", 1)[1].split("&"))
+    fragment = dict(
+        part.split("=", 1)
+        for part in create_game(page, service, "ann", "bob").split("#", 1)[1].split("&")
+    )
     # The service stops answering: the move cannot be sent, and can be tried again.
     page.route("**/drop_token/*/ann", lambda route: route.abort())
     drop(page, 2)
     expect(page.locator("#notice")).to_contain_text(
-        "Your move could not be sent: the service cannot be reached.")
+        "Your move could not be sent: the service cannot be reached."
+    )
     page.unroute("**/drop_token/*/ann")
     page.locator("#notice").get_by_role("button", name="Try again").click()
     wait_for_discs(page, 1)
     expect(page.locator("#notice")).to_be_hidden()
-    answer = httpx.post(f"{service}/drop_token/{fragment['game']}/bob", json={"column": 4},
-                        headers={"Authorization": f"Bearer {fragment['t']}"})
+    answer = httpx.post(
+        f"{service}/drop_token/{fragment['game']}/bob",
+        json={"column": 4},
+        headers={"Authorization": f"Bearer {fragment['t']}"},
+    )
     assert answer.status_code == 200, answer.text
     # A move the service refuses is said with its reason, and the game can be reloaded.
     expect(status(page)).to_contain_text("Your turn")
     refusal = '{"error": "not_your_turn", "detail": "it is bob\'s turn, not ann\'s"}'
-    page.route("**/drop_token/*/ann", lambda route: route.fulfill(
-        status=409, content_type="application/json", body=refusal))
+    page.route(
+        "**/drop_token/*/ann",
+        lambda route: route.fulfill(status=409, content_type="application/json", body=refusal),
+    )
     page.evaluate("document.activeElement.blur()")
     page.keyboard.press("Enter")  # Enter drops in the chosen column (2) from anywhere
     expect(page.locator("#notice-text")).to_have_text(
-        "Your move was refused: it is bob's turn, not ann's.")
+        "Your move was refused: it is bob's turn, not ann's."
+    )
     page.unroute("**/drop_token/*/ann")
     page.locator("#notice").get_by_role("button", name="Reload the game").click()
     expect(page.locator("#notice")).to_be_hidden()

@@ -27,7 +27,9 @@ def test_the_browser_beats_a_terminal_player_who_joined_by_the_pages_command(
     page.get_by_label("Friend's name").fill("bob")
     page.get_by_role("button", name="Create game").click()
     command = page.locator("#invite-command")
-    expect(command).to_have_value(re.compile(r"^CONNECT_FOUR_TOKEN=\S+ python3 connect\.py --join "))
+    expect(command).to_have_value(
+        re.compile(r"^CONNECT_FOUR_TOKEN=\S+ python3 connect\.py --join ")
+    )
     words = shlex.split(command.input_value())
     token = words[0].removeprefix("CONNECT_FOUR_TOKEN=")
     assert words[1:4] == ["python3", "connect.py", "--join"]
@@ -38,7 +40,10 @@ def test_the_browser_beats_a_terminal_player_who_joined_by_the_pages_command(
     with (tmp_path / "in").open() as typed, (tmp_path / "out").open("w") as shown:
         terminal = subprocess.Popen(
             [sys.executable, "connect.py", "--join", url, "--token", token, *options],
-            cwd=REPOSITORY, stdin=typed, stdout=shown, stderr=subprocess.STDOUT,
+            cwd=REPOSITORY,
+            stdin=typed,
+            stdout=shown,
+            stderr=subprocess.STDOUT,
         )
     try:
         for move in range(4):

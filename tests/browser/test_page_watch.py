@@ -14,13 +14,18 @@ from browser.browser_support import XSS_NAMES, discs, no_markup_from_names, stat
 def test_a_watcher_sees_every_move_live_and_reviews_the_game(
     new_page: Callable[..., Page], service: str
 ) -> None:
-    created = httpx.post(f"{service}/drop_token", json={
-        "players": list(XSS_NAMES), "rows": 6, "columns": 7, "tokens": True}).json()
+    created = httpx.post(
+        f"{service}/drop_token",
+        json={"players": list(XSS_NAMES), "rows": 6, "columns": 7, "tokens": True},
+    ).json()
     game, tokens = created["gameId"], created["tokens"]
 
     def play(player: str, column: int) -> None:
-        answer = httpx.post(f"{service}/drop_token/{game}/{player}", json={"column": column},
-                            headers={"Authorization": f"Bearer {tokens[player]}"})
+        answer = httpx.post(
+            f"{service}/drop_token/{game}/{player}",
+            json={"column": column},
+            headers={"Authorization": f"Bearer {tokens[player]}"},
+        )
         assert answer.status_code == 200, answer.text
 
     page = new_page()
@@ -37,7 +42,9 @@ def test_a_watcher_sees_every_move_live_and_reviews_the_game(
     # (The request already waiting for the next move is answered by it; the next one fails.)
     page.route(re.compile(r"/moves\?"), lambda route: route.abort())
     play(XSS_NAMES[0], 0)
-    expect(page.locator("#notice-text")).to_have_text("The service cannot be reached; trying again…")
+    expect(page.locator("#notice-text")).to_have_text(
+        "The service cannot be reached; trying again…"
+    )
     page.unroute(re.compile(r"/moves\?"))
     expect(page.locator("#notice")).to_be_hidden()
     wait_for_discs(page, 3)
@@ -68,7 +75,9 @@ def test_a_watcher_sees_every_move_live_and_reviews_the_game(
 def test_an_unknown_game_is_said_with_a_way_on(new_page: Callable[..., Page], service: str) -> None:
     page = new_page()
     page.goto(service + "/#watch=0123456789abcdef0123456789abcdef")
-    expect(page.locator("#notice-text")).to_have_text("There is no game with this id on this service.")
+    expect(page.locator("#notice-text")).to_have_text(
+        "There is no game with this id on this service."
+    )
     page.locator("#notice").get_by_role("button", name="New game").click()
     expect(page.get_by_role("button", name="Create game")).to_be_visible()
 
@@ -76,14 +85,19 @@ def test_an_unknown_game_is_said_with_a_way_on(new_page: Callable[..., Page], se
 def test_a_service_that_refuses_wait_is_asked_at_a_slow_pace(
     new_page: Callable[..., Page], service: str
 ) -> None:
-    game = httpx.post(f"{service}/drop_token", json={
-        "players": ["ann", "bob"], "rows": 6, "columns": 7}).json()["gameId"]
+    game = httpx.post(
+        f"{service}/drop_token", json={"players": ["ann", "bob"], "rows": 6, "columns": 7}
+    ).json()["gameId"]
     page = new_page()
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
-    refusal = '{"error": "malformed_request", "detail": "query.wait: extra inputs are not permitted"}'
-    page.route(re.compile(r"/moves\?.*wait="), lambda route: route.fulfill(
-        status=400, content_type="application/json", body=refusal))
+    refusal = (
+        '{"error": "malformed_request", "detail": "query.wait: extra inputs are not permitted"}'
+    )
+    page.route(
+        re.compile(r"/moves\?.*wait="),
+        lambda route: route.fulfill(status=400, content_type="application/json", body=refusal),
+    )
     page.goto(f"{service}/#watch={game}")
     expect(status(page)).to_have_text("ann's turn (X, red).")
     answer = httpx.post(f"{service}/drop_token/{game}/ann", json={"column": 3})

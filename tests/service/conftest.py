@@ -103,8 +103,12 @@ def run_service() -> Callable[..., subprocess.CompletedProcess[str]]:
         server = Server(db, options)
         try:
             return subprocess.run(
-                server.command(), cwd=REPOSITORY, capture_output=True, text=True,
-                timeout=120, pass_fds=(server.listener.fileno(),),
+                server.command(),
+                cwd=REPOSITORY,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                pass_fds=(server.listener.fileno(),),
             )
         finally:
             server.listener.close()

@@ -56,7 +56,10 @@ def test_the_issues_example_answers_every_column(client: TestClient) -> None:
     # O must block at 2 or 5: every other column lets X win on the bottom row.
     for column in (0, 1, 3, 4, 6):
         assert body["scores"][column] == {
-            "column": column, "score": -18, "exact": True, "outlook": "loss"
+            "column": column,
+            "score": -18,
+            "exact": True,
+            "outlook": "loss",
         }
     assert set(body["best"]) <= {2, 5}
 
@@ -72,7 +75,9 @@ def test_exact_scores_are_the_exact_solvers(client: TestClient) -> None:
         if truth is None:
             truth = -solver.score(to_position(child))
         assert entry == {
-            "column": entry["column"], "score": truth, "exact": True,
+            "column": entry["column"],
+            "score": truth,
+            "exact": True,
             "outlook": "win" if truth > 0 else "loss" if truth < 0 else "draw",
         }
     best = max(entry["score"] for entry in body["scores"])
@@ -153,8 +158,7 @@ def test_an_illegal_move_list_is_400_naming_the_move_and_why(
         ({"rows": 6, "columns": 7, "moves": [], "first": "A"}, "malformed_request"),
         ({"rows": MAX_ANALYSIS_SIZE + 1, "columns": 7, "moves": []}, "malformed_request"),
         ({"rows": 6, "columns": 10**9, "moves": []}, "malformed_request"),
-        ({"rows": 6, "columns": 7, "moves": [0] * (MAX_ANALYSIS_SIZE**2 + 1)},
-         "malformed_request"),
+        ({"rows": 6, "columns": 7, "moves": [0] * (MAX_ANALYSIS_SIZE**2 + 1)}, "malformed_request"),
         ({"rows": 0, "columns": 7, "moves": []}, "bad_rules"),
         ({"rows": 6, "columns": 7, "connect": 8, "moves": []}, "bad_rules"),
         ([3, 3, 4], "malformed_request"),
@@ -192,9 +196,7 @@ def test_a_full_pool_answers_503_with_a_json_body(tmp_path: Path) -> None:
     app.dependency_overrides[get_analysis_pool] = lambda: full
     try:
         with TestClient(app) as busy_client:
-            response = busy_client.post(
-                "/analysis", json={"rows": 6, "columns": 7, "moves": [3]}
-            )
+            response = busy_client.post("/analysis", json={"rows": 6, "columns": 7, "moves": [3]})
     finally:
         full.close()
     _refused(response, 503, "analysis_busy")

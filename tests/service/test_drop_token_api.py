@@ -123,8 +123,7 @@ def test_state_names_the_board_after_the_seeds_keys(client: TestClient, new_game
     client.delete(f"/drop_token/{game_id}/bob")
     response = client.get(f"/drop_token/{game_id}")
     assert response.content == (
-        b'{"players":["ann","bob"],"state":"DONE","winner":"ann","rows":6,"columns":7,'
-        b'"connect":4}'
+        b'{"players":["ann","bob"],"state":"DONE","winner":"ann","rows":6,"columns":7,"connect":4}'
     )
 
 
@@ -265,8 +264,15 @@ def test_move_numbers_count_quits(client: TestClient, new_game: NewGame) -> None
 
 @pytest.mark.parametrize(
     "body",
-    [{}, {"column": "1"}, {"column": 1.0}, {"column": True}, {"column": None},
-     {"column": 1, "row": 2}, [1]],
+    [
+        {},
+        {"column": "1"},
+        {"column": 1.0},
+        {"column": True},
+        {"column": None},
+        {"column": 1, "row": 2},
+        [1],
+    ],
 )
 def test_post_move_malformed_body(client: TestClient, new_game: NewGame, body: Any) -> None:
     game_id = new_game(client)
@@ -461,8 +467,7 @@ def test_quit_after_a_draw(client: TestClient, new_game: NewGame) -> None:
 
 def test_four_in_a_row_wins_on_a_one_row_board(client: TestClient, new_game: NewGame) -> None:
     game_id = new_game(client, rows=1, columns=7)
-    play_all(client, game_id, [("p1", 0), ("p2", 6), ("p1", 1), ("p2", 5), ("p1", 2),
-                               ("p2", 4)])
+    play_all(client, game_id, [("p1", 0), ("p2", 6), ("p1", 1), ("p2", 5), ("p1", 2), ("p2", 4)])
     assert client.get(f"/drop_token/{game_id}").json()["state"] == "IN_PROGRESS"
     play_all(client, game_id, [("p1", 3)])
     assert client.get(f"/drop_token/{game_id}").json()["winner"] == "p1"

@@ -126,37 +126,38 @@ def test_a_retried_move_is_answered_again_and_stored_once(client: TestClient) ->
     assert first.json() == again.json() == {"move": f"{game_id}/moves/0"}
     # Later moves do not change the answer to the retry.
     assert client.post(f"/drop_token/{game_id}/p2", json={"column": 3}).status_code == 200
-    assert client.post(
-        f"/drop_token/{game_id}/p1", json={"column": 2}, headers=headers
-    ).json() == {"move": f"{game_id}/moves/0"}
+    assert client.post(f"/drop_token/{game_id}/p1", json={"column": 2}, headers=headers).json() == {
+        "move": f"{game_id}/moves/0"
+    }
     assert len(client.get(f"/drop_token/{game_id}/moves").json()["moves"]) == 2
 
 
 def test_without_a_key_a_retry_is_the_seeds_409(client: TestClient) -> None:
     game_id = create(client)["gameId"]
     assert client.post(f"/drop_token/{game_id}/p1", json={"column": 2}).status_code == 200
-    assert_error(
-        client.post(f"/drop_token/{game_id}/p1", json={"column": 2}), 409, "not_your_turn"
-    )
+    assert_error(client.post(f"/drop_token/{game_id}/p1", json={"column": 2}), 409, "not_your_turn")
 
 
 def test_a_key_reused_for_another_move_is_422(client: TestClient) -> None:
     game_id = create(client)["gameId"]
     headers = {"Idempotency-Key": "k"}
-    assert client.post(
-        f"/drop_token/{game_id}/p1", json={"column": 2}, headers=headers
-    ).status_code == 200
+    assert (
+        client.post(f"/drop_token/{game_id}/p1", json={"column": 2}, headers=headers).status_code
+        == 200
+    )
     response = client.post(f"/drop_token/{game_id}/p2", json={"column": 2}, headers=headers)
     assert_error(response, 422, "idempotency_key_reused")
     response = client.post(f"/drop_token/{game_id}/p1", json={"column": 3}, headers=headers)
     assert_error(response, 422, "idempotency_key_reused")
-    assert_error(client.delete(f"/drop_token/{game_id}/p1", headers=headers), 422,
-                 "idempotency_key_reused")
+    assert_error(
+        client.delete(f"/drop_token/{game_id}/p1", headers=headers), 422, "idempotency_key_reused"
+    )
     # Keys belong to one game.
     other = create(client)["gameId"]
-    assert client.post(
-        f"/drop_token/{other}/p1", json={"column": 2}, headers=headers
-    ).status_code == 200
+    assert (
+        client.post(f"/drop_token/{other}/p1", json={"column": 2}, headers=headers).status_code
+        == 200
+    )
 
 
 def test_a_retried_quit_that_ended_the_game_is_202_again(client: TestClient) -> None:
@@ -201,9 +202,7 @@ def test_the_game_list_pages_with_limit_and_after(client: TestClient) -> None:
     assert first["games"] == ids[:2] and isinstance(first["next"], int)
     second = client.get(f"/drop_token?limit=2&after={first['next']}").json()
     assert second["games"] == ids[2:4]
-    assert client.get(f"/drop_token?limit=2&after={second['next']}").json() == {
-        "games": ids[4:]
-    }
+    assert client.get(f"/drop_token?limit=2&after={second['next']}").json() == {"games": ids[4:]}
     assert client.get("/drop_token?after=0").json() == {"games": ids}
     assert client.get("/drop_token?after=1000000").json() == {"games": []}
 
@@ -212,9 +211,7 @@ def test_games_that_end_leave_the_pages_without_moving_the_others(client: TestCl
     ids = [create(client)["gameId"] for _ in range(3)]
     first = client.get("/drop_token?limit=1").json()
     assert client.delete(f"/drop_token/{ids[1]}/p1").status_code == 202
-    assert client.get(f"/drop_token?limit=5&after={first['next']}").json() == {
-        "games": [ids[2]]
-    }
+    assert client.get(f"/drop_token?limit=5&after={first['next']}").json() == {"games": [ids[2]]}
 
 
 @pytest.mark.parametrize("query", ["limit=0", "limit=1001", "limit=x", "after=-1", "after=x"])
@@ -333,7 +330,7 @@ def test_405_names_every_allowed_method(
 
 @pytest.mark.parametrize(
     "body",
-    [b"{", b"not json", b'{"column": 0', "{\"column\": \"\u00e9\"}".encode("latin-1"), b"\xff\xfe"],
+    [b"{", b"not json", b'{"column": 0', '{"column": "\u00e9"}'.encode("latin-1"), b"\xff\xfe"],
 )
 def test_unparseable_bodies_are_malformed_request(client: TestClient, body: bytes) -> None:
     game_id = create(client)["gameId"]

@@ -170,8 +170,12 @@ def test_spectators_follow_a_game_with_tokens_without_any_token(client: TestClie
     game_id, tokens = created["gameId"], created["tokens"]
     (spectator,) = start_waiters(client, f"/drop_token/{game_id}/moves?start=0&wait=30")
     assert move(client, game_id, "ann", 1).status_code == 401  # players still need theirs
-    assert move(client, game_id, "ann", 1, authorization=f"Bearer {tokens['bob']}").status_code == 403
-    assert move(client, game_id, "ann", 1, authorization=f"Bearer {tokens['ann']}").status_code == 200
+    assert (
+        move(client, game_id, "ann", 1, authorization=f"Bearer {tokens['bob']}").status_code == 403
+    )
+    assert (
+        move(client, game_id, "ann", 1, authorization=f"Bearer {tokens['ann']}").status_code == 200
+    )
     assert spectator.result().json()["moves"] == [{"type": "MOVE", "player": "ann", "column": 1}]
     for path in ("", "/moves", "/moves/0", "/moves?start=0&wait=1"):
         response = client.get(f"/drop_token/{game_id}{path}")

@@ -27,6 +27,8 @@ StartServer = Callable[..., Any]
 def database(tmp_path: Path) -> Path:
     """SQLite only: these guards act before any storage, so one database shows them."""
     return tmp_path / "games.db"
+
+
 FAST_TIMEOUTS = ("--body-timeout", "1", "--header-timeout", "1")
 
 # Within the limits (6 x 7), and among the costliest: every rule holds but
@@ -55,7 +57,8 @@ def read_response(sock: socket.socket) -> bytes:
         received += chunk
     head, _, body = received.partition(b"\r\n\r\n")
     length = next(
-        int(line.split(b":")[1]) for line in head.split(b"\r\n")
+        int(line.split(b":")[1])
+        for line in head.split(b"\r\n")
         if line.lower().startswith(b"content-length:")
     )
     while len(body) < length:
@@ -75,7 +78,7 @@ def test_a_body_shorter_than_declared_is_answered_408(start_server: StartServer)
     with connect(server.url) as sock:
         sock.sendall(
             b"POST /drop_token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            b"Content-Length: 100\r\n\r\n{\"players\": "
+            b'Content-Length: 100\r\n\r\n{"players": '
         )
         answer = read_all(sock)
     assert answer.startswith(b"HTTP/1.1 408 "), answer

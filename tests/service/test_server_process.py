@@ -128,8 +128,7 @@ def test_twenty_racing_posts_of_one_move_yield_one_200(start_server: StartServer
             statuses.append(response.status_code)
 
     threads = [
-        threading.Thread(target=post, args=(n % 4, (server, other)[n % 2].url))
-        for n in range(20)
+        threading.Thread(target=post, args=(n % 4, (server, other)[n % 2].url)) for n in range(20)
     ]
     for thread in threads:
         thread.start()

@@ -244,8 +244,9 @@ def test_a_real_full_disk_is_503_then_recovers_when_space_is_freed(
             moves = client.get(f"/drop_token/{game_id}/moves").json()["moves"]
             assert len(moves) == sum(1 for n in acknowledged if game_ids[n % 3] == game_id)
         (small_disk / "ballast").unlink()
-        response = move(client, game_ids[0], len(client.get(
-            f"/drop_token/{game_ids[0]}/moves").json()["moves"]))
+        response = move(
+            client, game_ids[0], len(client.get(f"/drop_token/{game_ids[0]}/moves").json()["moves"])
+        )
         assert response.status_code == 200, response.text
 
 
@@ -255,9 +256,20 @@ def test_the_environment_names_the_database_when_db_does_not(db: Path) -> None:
     listener = listening_socket()
     try:
         result = subprocess.run(
-            [sys.executable, "-m", "connect_four.service", "--fd", str(listener.fileno()), "--no-access-log"],
-            cwd=REPOSITORY, capture_output=True, text=True, timeout=120,
-            pass_fds=(listener.fileno(),), env={**os.environ, "CONNECT_FOUR_DB": str(db)},
+            [
+                sys.executable,
+                "-m",
+                "connect_four.service",
+                "--fd",
+                str(listener.fileno()),
+                "--no-access-log",
+            ],
+            cwd=REPOSITORY,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            pass_fds=(listener.fileno(),),
+            env={**os.environ, "CONNECT_FOUR_DB": str(db)},
         )
     finally:
         listener.close()

@@ -53,7 +53,10 @@ def test_a_new_store_on_the_same_file_finds_every_game(open_database: OpenStore)
     stored = reopened.read_game(game_id)
     assert stored.players == ("a", "b")
     assert [(move.player, move.column) for move in stored.game.history] == [
-        (0, 0), (1, 1), (0, 0), (1, None)
+        (0, 0),
+        (1, 1),
+        (0, 0),
+        (1, None),
     ]
     outcome = stored.game.outcome()
     assert outcome is not None and outcome.winner == 0

@@ -18,14 +18,13 @@ def database(tmp_path: Path) -> Path:
     """SQLite only: the winner check never touches stored games."""
     return tmp_path / "games.db"
 
+
 EMPTY = "X" * 7
 A_WINS = EMPTY * 5 + "AAAABBB"
 B_WINS = EMPTY * 2 + "BXXXXXX" * 3 + "BAAAXXA"
 
 
-@pytest.mark.parametrize(
-    ("board", "expected"), [("X" * 42, "X"), (A_WINS, "A"), (B_WINS, "B")]
-)
+@pytest.mark.parametrize(("board", "expected"), [("X" * 42, "X"), (A_WINS, "A"), (B_WINS, "B")])
 def test_get_answers_plain_text(client: TestClient, board: str, expected: str) -> None:
     response = client.get(f"/winner/{board}")
     assert response.status_code == 200
@@ -34,7 +33,7 @@ def test_get_answers_plain_text(client: TestClient, board: str, expected: str) -
 
 
 def test_get_takes_the_board_size_and_chain(client: TestClient) -> None:
-    board = "XXX" "XXX" "AAB"
+    board = "XXXXXXAAB"
     assert client.get(f"/winner/{board}?rows=3&columns=3&connect=2").text == "A"
     assert client.get(f"/winner/{board}?rows=3&columns=3&connect=3").text == "X"
 
@@ -44,9 +43,7 @@ def test_get_takes_who_moved_first(client: TestClient) -> None:
     assert client.get(f"/winner/{'X' * 41}B").status_code == 400
 
 
-@pytest.mark.parametrize(
-    ("board", "expected"), [("X" * 42, "X"), (A_WINS, "A"), (B_WINS, "B")]
-)
+@pytest.mark.parametrize(("board", "expected"), [("X" * 42, "X"), (A_WINS, "A"), (B_WINS, "B")])
 def test_post_answers_json(client: TestClient, board: str, expected: str) -> None:
     response = client.post("/winner", json={"board": board, "rows": 6, "columns": 7, "connect": 4})
     assert response.status_code == 200
@@ -121,18 +118,14 @@ def test_get_malformed_query(client: TestClient, query: str) -> None:
         ({"board": "X" * 42, "size": 6}, "malformed_request"),
     ],
 )
-def test_post_bad_rules_and_malformed_bodies(
-    client: TestClient, body: object, code: str
-) -> None:
+def test_post_bad_rules_and_malformed_bodies(client: TestClient, body: object, code: str) -> None:
     response = client.post("/winner", json=body)
     assert response.status_code == 400
     assert response.json()["error"] == code
 
 
 def test_huge_sizes_are_refused_by_their_limit(client: TestClient) -> None:
-    response = client.post(
-        "/winner", json={"board": "X" * 42, "rows": 10**12, "columns": 10**12}
-    )
+    response = client.post("/winner", json={"board": "X" * 42, "rows": 10**12, "columns": 10**12})
     assert response.status_code == 400
     assert response.json()["error"] == "malformed_request"
     assert "less than or equal to 16" in response.json()["detail"]
