@@ -217,34 +217,31 @@ class ComputerPool(WorkerPool):
         )
 
 
-_SHARED: WinnerPool | None = None
-_SHARED_ANALYSIS: AnalysisPool | None = None
-_SHARED_COMPUTER: ComputerPool | None = None
+_Pool = TypeVar("_Pool", bound="WorkerPool")
+
+_SHARED: dict[Callable[[], WorkerPool], WorkerPool] = {}
 _SHARED_LOCK = threading.Lock()
 
 
-def shared_pool() -> WinnerPool:
-    """The process's one default pool: every app built in a process shares its workers."""
-    global _SHARED  # noqa: PLW0603 (one pool per process, made on first use)
+def _shared(kind: Callable[[], _Pool]) -> _Pool:
+    """The process's one pool of ``kind``, made on first use: every app built in a process shares it."""
     with _SHARED_LOCK:
-        if _SHARED is None:
-            _SHARED = WinnerPool()
-        return _SHARED
+        pool = _SHARED.get(kind)
+        if pool is None:
+            pool = _SHARED[kind] = kind()
+        return pool  # type: ignore[return-value]  # keyed by its own class
+
+
+def shared_pool() -> WinnerPool:
+    """The process's one default pool for winner checks."""
+    return _shared(WinnerPool)
 
 
 def shared_analysis_pool() -> AnalysisPool:
-    """The process's one default pool for analyses, made on first use like :func:`shared_pool`."""
-    global _SHARED_ANALYSIS  # noqa: PLW0603 (one pool per process, made on first use)
-    with _SHARED_LOCK:
-        if _SHARED_ANALYSIS is None:
-            _SHARED_ANALYSIS = AnalysisPool()
-        return _SHARED_ANALYSIS
+    """The process's one default pool for analyses."""
+    return _shared(AnalysisPool)
 
 
 def shared_computer_pool() -> ComputerPool:
-    """The process's one default pool for computer moves, made on first use like :func:`shared_pool`."""
-    global _SHARED_COMPUTER  # noqa: PLW0603 (one pool per process, made on first use)
-    with _SHARED_LOCK:
-        if _SHARED_COMPUTER is None:
-            _SHARED_COMPUTER = ComputerPool()
-        return _SHARED_COMPUTER
+    """The process's one default pool for computer moves."""
+    return _shared(ComputerPool)
