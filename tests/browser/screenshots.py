@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import statistics
 import tempfile
-import time
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
