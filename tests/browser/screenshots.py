@@ -10,9 +10,11 @@ time a move takes to reach the other player's screen.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import statistics
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -20,14 +22,12 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from browser.browser_support import (
     CHROMIUM,
     CHROMIUM_ARGUMENTS,
-    AppServer,
     discs,
     drop,
     wait_for_discs,
     wait_for_more_discs,
 )
-from connect_four.service.main import create_app
-from server_support import REPOSITORY
+from server_support import REPOSITORY, Server
 
 SHOTS = REPOSITORY / "docs" / "screenshots"
 DESKTOP = {"width": 960, "height": 720}
@@ -118,12 +118,22 @@ def delivery(ann: Page, bob: Page, moves: list[int]) -> list[float]:
     return [later - earlier for earlier, later in zip(sent, shown, strict=True)]
 
 
+@contextlib.contextmanager
+def real_service(db: Path) -> Iterator[str]:
+    """``python -m connect_four.service`` in a process of its own, as a user runs it: its URL."""
+    server = Server(db)
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.close()
+
+
 def main() -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as driver:
-        app = create_app(Path(folder) / "games.db")
         browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGUMENTS)
-        with AppServer(app) as url:
+        with real_service(Path(folder) / "games.db") as url:
             renders = [
                 first_render(browser, url, "#computer=3&r=6&c=7&you=0&moves=3,3") for _ in range(5)
             ]
