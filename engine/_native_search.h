@@ -104,7 +104,8 @@ typedef unsigned __int128 bitboard;
  * threads' wall time over one thread's: without 0.66-0.82 and 139-141 M
  * positions; from 18 empty cells 0.59-0.69 and 126-129 M; from 14 0.61-0.66
  * and 125-126 M; from 22 no better than without; deferring the first child
- * too (helpers only) no better either. */
+ * too (helpers only) no better either. Then, on a quieter machine (load
+ * 1.1-1.4, 3 runs each): 0.66-0.67 (140.5-141 M) before, 0.59-0.61 (126-127 M). */
 #define DEFER_SEARCHED (BITBOARD_BITS == 64 && HAVE_THREADS)
 #define DEFER_MIN_EMPTY 18
 #define SEARCHING_SLOTS (1u << 12)
