@@ -96,6 +96,19 @@ typedef unsigned __int128 bitboard;
  * and 157 M, 2 plies 4.77 s and 138 M, 3 plies 5.25 s and 159 M; before the
  * workers were set apart (see APART), 4, 8 and 64 plies took 9.4 to 13.3 s. */
 #define HELPER_PLIES 2
+/* With threads, a node of at least DEFER_MIN_EMPTY empty cells leaves to
+ * the end the children (but the first) that another thread is searching,
+ * so that the threads part ways instead of searching the same subtree side
+ * by side (as ABDADA does). Measured on Begin-Hard (first 4, 3 interleaved
+ * runs, load 1.6-3.6, one thread 6.1-6.4 s wall and 104.3 M positions), two
+ * threads' wall time over one thread's: without 0.66-0.82 and 139-141 M
+ * positions; from 18 empty cells 0.59-0.69 and 126-129 M; from 14 0.61-0.66
+ * and 125-126 M; from 22 no better than without; deferring the first child
+ * too (helpers only) no better either. Then, on a quieter machine (load
+ * 1.1-1.4, 3 runs each): 0.66-0.67 (140.5-141 M) before, 0.59-0.61 (126-127 M). */
+#define DEFER_SEARCHED (BITBOARD_BITS == 64 && HAVE_THREADS)
+#define DEFER_MIN_EMPTY 18
+#define SEARCHING_SLOTS (1u << 12)
 
 struct Search;
 
@@ -163,6 +176,11 @@ typedef struct Search {
     char apart_before[CACHE_LINE_PAIR];
     Worker workers[MAX_THREADS];
     char apart_after[CACHE_LINE_PAIR];
+#if DEFER_SEARCHED
+    /* Keys of the positions some thread is searching now (0: none), by key
+     * modulo the size: the others search them last (see negamax). */
+    uint64_t searching[SEARCHING_SLOTS];
+#endif
     /* The 12-stone 7 x 6 database at the leaves (connect_four.engine.database), if given. */
     Database database;
     /* Set, under the GIL, while a search runs: the search lets the GIL go,
@@ -500,6 +518,41 @@ static int negamax(Worker *w, bitboard current, bitboard mask, int moves, int al
     }
     if (w->helper) helper_order(w, children, n, moves);
     const bitboard opponent = current ^ mask;
+#if DEFER_SEARCHED
+    if (s->threads > 1 && cells - moves >= DEFER_MIN_EMPTY) {
+        /* Two passes: the first leaves out the children (but the first)
+         * another thread is searching, the second searches those. */
+        int deferred[MAX_COLUMNS];
+        int n_deferred = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            const int count = pass ? n_deferred : n;
+            for (int k = 0; k < count; k++) {
+                const int i = pass ? deferred[k] : k;
+                const bitboard child_mask = mask | children[i].cell;
+                const uint64_t key = (uint64_t)(opponent + child_mask);
+                uint64_t *const mark = &s->searching[key % SEARCHING_SLOTS];
+                if (!pass && i > 0 && __atomic_load_n(mark, __ATOMIC_RELAXED) == key) {
+                    deferred[n_deferred++] = i;
+                    continue;
+                }
+                __atomic_store_n(mark, key, __ATOMIC_RELAXED);
+                const int score = -negamax(w, opponent, child_mask, moves + 1, -beta, -alpha,
+                                           children[i].ours);
+                uint64_t expected = key;
+                __atomic_compare_exchange_n(mark, &expected, 0, 0, __ATOMIC_RELAXED,
+                                            __ATOMIC_RELAXED);
+                if (w->aborted) return 0;
+                if (score >= beta) {
+                    table_store(s, slot, quotient, (score + CODE_OFFSET) << 1);
+                    return score;
+                }
+                if (score > alpha) alpha = score;
+            }
+        }
+        table_store(s, slot, quotient, ((alpha + CODE_OFFSET) << 1) | 1);
+        return alpha;
+    }
+#endif
     for (int i = 0; i < n; i++) {
         const int score = -negamax(w, opponent, mask | children[i].cell, moves + 1, -beta,
                                    -alpha, children[i].ours);
