@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
 
 try:
@@ -148,7 +149,6 @@ def _serve(
         app,  # type: ignore[arg-type]
         host=host,
         port=port,
-        fd=fd,
         access_log=access_log,
         http=protocol,
         timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
@@ -159,11 +159,23 @@ def _serve(
     # holding the shutdown for up to their whole wait.
     server = WakingServer(config, app.state.events)  # type: ignore[attr-defined]
     try:
-        server.run()
+        server.run(sockets=None if fd is None else [inherited_listener(fd)])
     except KeyboardInterrupt:
         pass  # As uvicorn.run: a second Ctrl-C while stopping ends quietly.
     if not server.started:
         sys.exit(3)  # uvicorn.run's status when the server could not start
+
+
+def inherited_listener(fd: int) -> socket.socket:
+    """The listening socket handed over as descriptor ``fd`` (``--fd``), as what it really is.
+
+    uvicorn's own ``fd`` option wraps any descriptor as a Unix socket. asyncio
+    turns Nagle's algorithm off only on connections it knows as TCP, so each
+    response's body then waited for the client's delayed acknowledgement of
+    its headers: 40 ms more per answer, measured in a browser. Python reads
+    the family and protocol off the descriptor itself.
+    """
+    return socket.socket(fileno=fd)
 
 
 if __name__ == "__main__":

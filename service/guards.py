@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import time
 from typing import Any
 
@@ -132,7 +131,6 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        _send_without_delay(transport)
         self._arm_header_deadline()
 
     def on_response_complete(self) -> None:
@@ -172,21 +170,3 @@ class GuardedH11Protocol(H11Protocol):
         idle = self.cycle is None or self.cycle.response_complete
         if self.cycle is cycle and idle and not self.transport.is_closing():
             self.transport.close()
-
-
-def _send_without_delay(transport: asyncio.BaseTransport) -> None:
-    """Turn Nagle's algorithm off for a TCP connection, so a response's last bytes leave at once.
-
-    asyncio does it only for sockets it knows as TCP. A listening socket
-    handed over as a descriptor (``--fd``: socket activation, the tests)
-    reaches uvicorn labelled as a Unix socket, and then each response's body
-    waited for the client's delayed acknowledgement of its headers: 40 ms
-    more per answer, measured in a browser. On a real Unix socket the call
-    fails, harmlessly.
-    """
-    connection = transport.get_extra_info("socket")
-    if connection is not None:
-        try:
-            connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        except OSError:
-            pass

@@ -28,7 +28,9 @@ def listening_socket() -> socket.socket:
     which another program could take the port, as picking a free port and
     letting the server bind it later would.
     """
-    listener = socket.socket()
+    # TCP by name: asyncio turns Nagle's algorithm off only on connections
+    # whose listener says IPPROTO_TCP (socket.socket() says 0).
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.bind(("127.0.0.1", 0))
     listener.listen(128)
     listener.set_inheritable(True)

@@ -1,42 +1,26 @@
-"""Responses leave at once: Nagle's algorithm is off on every TCP connection the service accepts."""
+"""Responses leave at once: the service's connections are TCP ones that asyncio sends without delay."""
 
 from __future__ import annotations
 
 import socket
-from typing import Any
 
-from connect_four.service.guards import _send_without_delay
-
-
-class _Transport:
-    """The one thing the helper asks of a transport: its socket."""
-
-    def __init__(self, connection: socket.socket) -> None:
-        self.connection = connection
-
-    def get_extra_info(self, name: str, default: Any = None) -> Any:
-        return self.connection if name == "socket" else default
+from connect_four.service.__main__ import inherited_listener
+from server_support import listening_socket
 
 
-def test_a_connection_accepted_on_a_socket_handed_over_as_a_descriptor_sends_without_delay() -> (
-    None
-):
-    # uvicorn --fd wraps the inherited descriptor as a Unix socket, so asyncio
-    # leaves the accepted TCP connections with Nagle's algorithm on.
+def test_a_listener_handed_over_as_a_descriptor_is_known_as_tcp() -> None:
+    # uvicorn's --fd would wrap it as a Unix socket, and asyncio then leaves
+    # Nagle's algorithm on: each answer's body waited 40 ms for the client.
     with socket.create_server(("127.0.0.1", 0)) as listener:
-        mislabelled = socket.fromfd(listener.fileno(), socket.AF_UNIX, socket.SOCK_STREAM)
-        with mislabelled, socket.create_connection(listener.getsockname()):
-            accepted, _ = mislabelled.accept()
-            with (
-                accepted,
-                socket.fromfd(accepted.fileno(), socket.AF_INET, socket.SOCK_STREAM) as tcp,
-            ):
-                assert tcp.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0
-                _send_without_delay(_Transport(accepted))  # type: ignore[arg-type]
-                assert tcp.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+        inherited = inherited_listener(listener.fileno())
+        assert (inherited.family, inherited.type, inherited.proto) == (
+            socket.AF_INET,
+            socket.SOCK_STREAM,
+            socket.IPPROTO_TCP,
+        )
+        inherited.detach()  # the descriptor stays the listener's to close
 
 
-def test_a_unix_socket_is_left_alone() -> None:
-    left, right = socket.socketpair()
-    with left, right:
-        _send_without_delay(_Transport(left))  # type: ignore[arg-type]
+def test_the_tests_listeners_are_known_as_tcp_too() -> None:
+    with listening_socket() as listener:
+        assert listener.proto == socket.IPPROTO_TCP
