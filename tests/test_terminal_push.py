@@ -23,6 +23,10 @@ from connect_four.terminal.session import converse
 from connect_four.terminal.steps import Ask, Show, Wait
 from network_support import create_game, play
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from connect_four.terminal.steps import Conversation, Step
+
 # How long a waiting read has been out before the friend moves: its first
 # look found nothing, so only a push can bring the move.
 SETTLE = 0.5
@@ -147,20 +151,25 @@ def fake_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
     yield now
 
 
+def _join_until_asked(url: str) -> tuple[Conversation[None], list[Step]]:
+    """Bob's joining game, run until it first asks for a column, and what it said before."""
+    steps = converse(parse_options(["--join", f"{url}/drop_token/g/bob", "--token", "t"]))
+    shown = []
+    step = next(steps)
+    while not isinstance(step, Ask):
+        shown.append(step)
+        step = steps.send(None)
+    return steps, shown
+
+
 @pytest.mark.parametrize("refuses_wait", [False, True], ids=["ignores-wait", "refuses-wait"])
 def test_with_an_older_service_the_friends_move_is_read_at_a_slow_pace(
     fake_clock: list[float], refuses_wait: bool
 ) -> None:
     # The first empty read is the joining game's catching up; two more come while waiting.
     with _OldService(refuses_wait=refuses_wait, empty_reads=3) as service:
-        steps = converse(
-            parse_options(["--join", f"{service.url}/drop_token/g/bob", "--token", "t"])
-        )
-        shown = []
-        step = next(steps)
-        while not isinstance(step, Ask):
-            shown.append(step)
-            step = steps.send(None)
+        steps, shown = _join_until_asked(service.url)
+        steps.close()
     # Two empty answers at once, each followed by the slow pause, then the move.
     # (A pause of 0 only shows the lines so far before the first read.)
     waits = [step for step in shown if isinstance(step, Wait) and step.seconds]
@@ -199,14 +208,7 @@ def test_a_read_answered_after_its_wait_asks_again_without_a_pause(
 def test_a_joining_player_gets_the_board_the_service_tells(fake_clock: list[float]) -> None:
     board = {"rows": 6, "columns": 7, "connect": 4}
     with _OldService(refuses_wait=False, empty_reads=0, board=board) as service:
-        steps = converse(
-            parse_options(["--join", f"{service.url}/drop_token/g/bob", "--token", "t"])
-        )
-        shown = []
-        step = next(steps)
-        while not isinstance(step, Ask):
-            shown.append(step)
-            step = steps.send(None)
+        steps, shown = _join_until_asked(service.url)
         grids = [step.text for step in shown if isinstance(step, Show) and "0123456" in step.text]
         # 6 rows of 7 (not the default 5 x 8): column 7 is off this board.
         assert grids and all(grid.strip().splitlines()[-1] == "0123456" for grid in grids)
