@@ -165,16 +165,20 @@ def test_a_win_with_the_next_stone_is_best_even_where_other_columns_are_unsettle
     assert (last.score, last.best, last.best_column, last.verdict) == (7, 7, 0, BEST)
 
 
-def test_progress_counts_every_position_analysed():
-    finished = Game.from_moves("0,1,0,1,0,1,0", Rules(4, 4))
-    steps = review_steps(finished)
-    seen = []
+def _progress_and_review(steps):
+    """What a review says of its progress as it runs, and the review it ends with."""
+    progress = []
     while True:
         try:
-            seen.append(next(steps))
+            progress.append(next(steps))
         except StopIteration as done:
-            assert len(done.value.moves) == 7
-            break
+            return progress, done.value
+
+
+def test_progress_counts_every_position_analysed():
+    finished = Game.from_moves("0,1,0,1,0,1,0", Rules(4, 4))
+    seen, reviewed = _progress_and_review(review_steps(finished))
+    assert len(reviewed.moves) == 7
     assert seen == [(n, 7) for n in range(1, 8)]  # the won position needs no analysis
     unfinished = review_steps(Game.from_moves("0,1", Rules(4, 4)))
     assert next(unfinished) == (1, 3)
@@ -200,14 +204,7 @@ def test_a_second_pass_gives_unsettled_positions_the_other_half(monkeypatch):
 
     monkeypatch.setattr("connect_four.engine.review.column_scores", unsettled_at_first)
     game = Game.from_moves("1,1,2,2,0", Rules(4, 5))
-    steps = review_steps(game)
-    progress = []
-    while True:
-        try:
-            progress.append(next(steps))
-        except StopIteration as done:
-            reviewed = done.value
-            break
+    progress, reviewed = _progress_and_review(review_steps(game))
     assert progress[-2:] == [(6, 6), (7, 7)]  # the second pass adds one analysis
     assert budgets[-1] == (2, MOST_SECONDS_SECOND_PASS)
     assert all(move.verdict is not None for move in reviewed.moves)
