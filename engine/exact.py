@@ -19,6 +19,7 @@ searching below it (``Solver(..., database=False)`` does not).
 from __future__ import annotations
 
 import sys
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
@@ -254,24 +255,25 @@ class Solver(BudgetedSearch):
         unwinds the C search and comes out here unchanged.
         """
         run = search.negamax
+        solver = _weak(self)
 
         def check(explored: int) -> int:
-            self.explored = explored
-            return self.check_budget()
+            solver.explored = explored
+            return solver.check_budget()
 
         def negamax(
             current: int, mask: int, moves: int, alpha: int, beta: int, threats: int
         ) -> int:
             # Without a budget the checks would change nothing: skip the calls.
-            budgeted = self.node_limit is not None or self.deadline is not None
-            score, self.explored = run(
+            budgeted = solver.node_limit is not None or solver.deadline is not None
+            score, solver.explored = run(
                 current,
                 mask,
                 moves,
                 alpha,
                 beta,
                 threats,
-                self.explored,
+                solver.explored,
                 check if budgeted else None,
             )
             return score
@@ -290,7 +292,7 @@ class Solver(BudgetedSearch):
         non-losing moves). ``engine/_native.c`` mirrors this function.
         """
         lay = self.layout
-        solver = self
+        solver = _weak(self)
         keys, codes, size = table.keys, table.codes, table.size
         offset = table.offset
         winning_cells = lay.winning_cells
@@ -413,3 +415,14 @@ def _no_database(current: int, mask: int) -> int | None:
 def _half(value: int) -> int:
     """``value / 2`` rounded towards zero, like C's integer division."""
     return -((-value) // 2) if value < 0 else value // 2
+
+
+def _weak(solver: Solver) -> Solver:
+    """A proxy for ``solver`` that its own search closures hold.
+
+    A closure holding the solver itself would make a reference cycle, which
+    only the cyclic garbage collector frees: the table (64 MiB by default)
+    of every finished search would stay in memory until it ran.
+    """
+    proxy: Solver = weakref.proxy(solver)
+    return proxy

@@ -431,3 +431,29 @@ def test_no_move_in_a_finished_game(level: int) -> None:
 def test_levels_describe_themselves() -> None:
     assert sorted(LEVELS) == list(range(1, len(LEVELS) + 1))
     assert all(isinstance(text, str) and text for text in LEVELS.values())
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_solver_that_searched_is_freed_without_the_cycle_collector(
+    backend: Backend, threads: int
+) -> None:
+    """Its table (64 MiB by default) goes with its last reference, not at the next collection.
+
+    A computer playing a game makes a solver per move: held in a reference
+    cycle, each move's table stayed in memory, a gigabyte by the end of a game.
+    """
+    import gc
+    import weakref
+
+    solver = Solver(Rules(4, 4), backend=backend, table_size=1009, threads=threads)
+    solver.node_limit = 1_000_000  # the budgeted path, whose closures call back
+    solver.score(Position(Rules(4, 4)))
+    gone = weakref.ref(solver)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        del solver
+        assert gone() is None
+    finally:
+        if enabled:
+            gc.enable()
