@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from _pytest.doctest import DoctestItem
 from hypothesis import settings
+
+# The suite starts hundreds of interpreters (games through a pipe, servers,
+# terminals) and pytest rewrites every test module: with bytecode writing
+# off (PYTHONDONTWRITEBYTECODE, set on some machines) each of them compiled
+# the project's sources again, about a third of the suite's CPU time. The
+# cache goes to the __pycache__ folders .gitignore already leaves out, and
+# writing it changes nothing that runs; the xdist workers and every program
+# the tests start inherit the setting.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 # On CI the property tests draw the same examples every run, so a red run
 # can be replayed; on a developer's machine they keep exploring new ones.
