@@ -176,8 +176,8 @@ def test_boards_wider_than_64_bits_are_solved_exactly(rules: Rules, backend: Bac
     rng = random.Random(5)
     solved = 0
     while solved < 3:
-        game = _random_open_game(rules, rng, rules.cells - 12)
-        if len(game.moves) < rules.cells - 12:
+        game = _random_open_game(rules, rng, rules.cells - 10)
+        if len(game.moves) < rules.cells - 10:
             continue  # it ended early
         solver = Solver(rules)
         assert solver.backend == expected_backend
