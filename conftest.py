@@ -121,6 +121,30 @@ def is_slow(item: pytest.Item) -> bool:
     )
 
 
+# === Workers =================================================================
+# Many tests wait more than they compute: on servers, terminals, a browser,
+# PostgreSQL. With one xdist worker per core a core sits idle through every
+# such wait, so `-n auto` starts two workers per core, and idle workers
+# steal queued tests from busy ones instead of waiting at the end.
+
+WORKERS_PER_CORE = 2
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """Workers for ``-n auto``: PYTEST_XDIST_AUTO_NUM_WORKERS if set, else two per core."""
+    chosen = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
+    if chosen.isdigit() and int(chosen) > 0:
+        return int(chosen)
+    return WORKERS_PER_CORE * len(os.sched_getaffinity(0))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """With workers and no ``--dist`` given, schedule by work stealing."""
+    if getattr(config.option, "numprocesses", None) and config.option.dist == "no":
+        config.option.dist = "worksteal"
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slow: starts processes or searches for seconds; `-m 'not slow'` leaves it out"
