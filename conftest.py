@@ -130,6 +130,7 @@ def is_slow(item: pytest.Item) -> bool:
 WORKERS_PER_CORE = 2
 
 
+@pytest.hookimpl(optionalhook=True)  # known only while xdist is loaded (not under -p no:xdist)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """Workers for ``-n auto``: PYTEST_XDIST_AUTO_NUM_WORKERS if set, else two per core."""
     chosen = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
