@@ -302,6 +302,7 @@ def test_the_review_takes_the_thorough_budget(monkeypatch):
         return {column: ColumnScore(0, True) for column in game.legal_moves()}
 
     monkeypatch.setattr("connect_four.engine.review.column_scores", column_scores)
+    monkeypatch.setattr(terminal_review, "PROGRESS_AFTER", float("inf"))  # a busy machine's lines
     shown = []
     monkeypatch.setattr(connect, "print", lambda text, file=None: shown.append(text), raising=False)
     status = connect.main(
@@ -313,6 +314,7 @@ def test_the_review_takes_the_thorough_budget(monkeypatch):
 
 
 def test_a_game_played_with_commands_is_reviewed_at_its_end(monkeypatch):
+    monkeypatch.setattr(terminal_review, "PROGRESS_AFTER", float("inf"))  # a busy machine's lines
     typed = iter(["0", "1", "0", "1", "0", "1", "0"])
     shown = []
     monkeypatch.setattr(connect, "input", lambda prompt="": next(typed), raising=False)
