@@ -112,8 +112,10 @@ def play(settings: Settings) -> None:
             elif isinstance(step, Ask):
                 if keys is not None:
                     keys.listen()  # what was typed while waiting is no answer
-                typed = input(step.prompt)
+                typed = input(step.prompt) if step.news is None else _ask_unless_news(step)
                 if keys is not None:
+                    if typed is None:
+                        keys.listen()  # a line begun when the news came is no answer either
                     keys.hush()
             else:
                 _wait(step.seconds)
@@ -123,6 +125,41 @@ def play(settings: Settings) -> None:
         # A game left early (Ctrl-C, end of input) tidies up: a network
         # game is quit on the service.
         steps.close()
+
+
+def _ask_unless_news(step: Ask) -> str | None:
+    """The player's answer to ``step``, or None when its news came first and cut the prompt short.
+
+    The news is watched in a thread while ``input()`` waits; where a prompt
+    cannot be cut short, it is asked as any other (see
+    ``connect_four.terminal.news``).
+    """
+    assert step.news is not None
+    # Deferred: only a network game's prompt carries news; the assignment's
+    # game never loads signal or threading.
+    from connect_four.terminal.news import NewsArrived, watch_prompt
+
+    watch = watch_prompt(step.news, input)
+    if watch is None:
+        return input(step.prompt)
+    typed = None
+    try:
+        try:
+            watch.start()
+            typed = input(step.prompt)
+        finally:
+            watch.disarm()
+    except NewsArrived:
+        pass
+    finally:
+        cut_short = watch.stop()
+    if not cut_short:
+        return typed
+    from connect_four.terminal.streams import is_terminal
+
+    if is_terminal(sys.stdout):
+        print("")  # The cursor stands after the prompt: what follows starts a line.
+    return None
 
 
 def _type_ahead(settings: Settings) -> TypeAhead | None:

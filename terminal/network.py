@@ -25,11 +25,17 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import threading
 import urllib.error
 import urllib.parse
 import urllib.request
+from functools import partial
 
 from .errors import BadResponse, ServerUnreachable, ServiceRefused
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "MAX_RESPONSE_BYTES",
@@ -221,9 +227,12 @@ class DropTokenClient:
     def __init__(self, base: str, timeout: float = TIMEOUT) -> None:
         self.base = base
         self.timeout = timeout
+        self._sockets = _OpenSocket()
         # Redirects are refused: a token must reach no other server than the
         # one it was made for.
-        self._opener = urllib.request.build_opener(_NoRedirects())
+        self._opener = urllib.request.build_opener(
+            _NoRedirects(), *_handlers_telling(self._sockets)
+        )
         # Whether the service may be asked to wait for moves (a long poll).
         self.waits = True
 
@@ -349,6 +358,15 @@ class DropTokenClient:
             if refusal.code not in ("game_done", "game_over"):
                 raise
 
+    def abort(self) -> None:
+        """End the request under way, from another thread, and refuse any further one.
+
+        The request raises :class:`ServerUnreachable` at once: a long poll
+        nobody waits for any more (the player answered the prompt it
+        watched for) is not left open.
+        """
+        self._sockets.abort()
+
     def _request(
         self,
         method: str,
@@ -403,6 +421,92 @@ class DropTokenClient:
 class _NoRedirects(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args: object, **kwargs: object) -> None:
         return None
+
+
+class _OpenSocket:
+    """The socket of a client's request under way, for :meth:`DropTokenClient.abort` to shut."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._socket: socket.socket | None = None
+        self._aborted = False
+
+    def opened(self, connection: socket.socket) -> None:
+        """A request's connection is open; shut at once if the client was aborted meanwhile."""
+        with self._lock:
+            self._socket = connection
+            aborted = self._aborted
+        if aborted:
+            _shut(connection)
+
+    def abort(self) -> None:
+        with self._lock:
+            self._aborted = True
+            connection = self._socket
+        if connection is not None:
+            _shut(connection)
+
+
+def _shut(connection: socket.socket) -> None:
+    """Shut both ways: a read blocked on the socket in another thread returns at once."""
+    try:
+        connection.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass  # Already closed: the request is over anyway.
+
+
+def _handlers_telling(sockets: _OpenSocket) -> list[urllib.request.BaseHandler]:
+    """urllib's HTTP and HTTPS handlers, telling ``sockets`` of each connection they open."""
+    handlers: list[urllib.request.BaseHandler] = [_TellingHTTP(sockets)]
+    if _TellingHTTPS is not None:
+        handlers.append(_TellingHTTPS(sockets))
+    return handlers
+
+
+class _Telling(urllib.request.AbstractHTTPHandler):
+    """A handler whose connections tell :class:`_OpenSocket` of their socket once open."""
+
+    def __init__(self, sockets: _OpenSocket) -> None:
+        super().__init__()
+        self.sockets = sockets
+
+    def do_open(
+        self, http_class: Any, req: urllib.request.Request, **http_conn_args: Any
+    ) -> http.client.HTTPResponse:
+        # urllib makes the connection with ``http_class(host, timeout=..., **http_conn_args)``.
+        return super().do_open(
+            partial(_connection, http_class, self.sockets), req, **http_conn_args
+        )
+
+
+def _connection(
+    http_class: Any, sockets: _OpenSocket, host: str, **options: Any
+) -> http.client.HTTPConnection:
+    """A connection of ``http_class`` that tells ``sockets`` of its socket once open.
+
+    Its own ``connect`` is wrapped, whatever the class: for HTTPS the socket
+    told is the encrypted one, ready only once the handshake is done.
+    """
+    made: http.client.HTTPConnection = http_class(host, **options)
+    connect = made.connect
+
+    def connect_telling() -> None:
+        connect()
+        sockets.opened(made.sock)
+
+    made.connect = connect_telling  # type: ignore[method-assign]
+    return made
+
+
+class _TellingHTTP(_Telling, urllib.request.HTTPHandler):
+    pass
+
+
+_TellingHTTPS: type[_Telling] | None = None
+if hasattr(urllib.request, "HTTPSHandler"):  # a Python built with ssl
+
+    class _TellingHTTPS(_Telling, urllib.request.HTTPSHandler):  # type: ignore[no-redef]
+        pass
 
 
 def _game_path(game_id: str) -> str:

@@ -10,7 +10,9 @@ has moved (a long poll), so the move shows the moment it is stored. A request wi
 pauses for :data:`RETRY_SECONDS`, with one line saying so, before the game
 gives up with :class:`~connect_four.terminal.errors.ConnectionLost`. A game this client
 leaves before its end (Ctrl-C, end of input) is quit on the service, so the
-friend's client ends too.
+friend's client ends too; and a friend's quit ends this player's prompt at
+once: the prompt's :class:`~connect_four.terminal.steps.Ask` carries a watch
+on the move list, which connect.py runs while the player thinks.
 
 Like the local game (:mod:`connect_four.terminal.session`) this is a conversation of
 steps (:mod:`connect_four.terminal.steps`): it sends the service its requests, but
@@ -23,6 +25,7 @@ import os
 import secrets
 import shlex
 import sys
+import threading
 import time
 from functools import partial
 
@@ -137,8 +140,7 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
             player = game.to_move or 0
             yield Show(f"{MARKERS[player]}'s turn")
             if player == me:
-                column = yield from _typed_column(game)
-                news = yield from _post(game, column, client, patience, address, token)
+                news = yield from _my_move(game, client, patience, address, token)
             else:
                 yield Show(f"Waiting for {players[player]} to move... (Ctrl-C quits the game)")
                 news = yield from _wait_for_news(game, client, patience, address.game_id)
@@ -334,17 +336,72 @@ def _catch_up(
             return
 
 
-def _typed_column(game: Game) -> Conversation[int]:
-    """Prompt until a line names a column the game can take, as the local game does."""
+def _my_move(
+    game: Game,
+    client: DropTokenClient,
+    patience: _Patience,
+    address: GameAddress,
+    token: str | None,
+) -> Conversation[list[RemoteMove]]:
+    """Prompt until a line names a column the game can take, as the local game does, and play it.
+
+    The entries to play locally: the move, or the news that cut the prompt
+    short (the friend quit while the player thought).
+    """
     while True:
-        text = typed_line((yield Ask(PROMPT)))
+        watch = _MoveWatch(client, address.game_id, len(game.history))
+        answer = yield Ask(PROMPT, watch)
+        if answer is None and watch.entries:
+            return watch.entries
         try:
-            column = parse_column(text, game.rules)
+            column = parse_column(typed_line(answer), game.rules)
         except EngineError:
             column = None
         if column is not None and game.can_play(column):
-            return column
+            return (yield from _post(game, column, client, patience, address, token))
         yield Show(invalid_move(game))
+
+
+class _MoveWatch:
+    """The news an :class:`Ask` waits for besides the player: moves past ``start`` in the list.
+
+    connect.py runs :meth:`wait` in a thread of its own while the player
+    thinks: a long poll on a client of its own, so that :meth:`stop` cuts
+    only it short. It shows nothing and raises nothing: a service that
+    refuses or answers nonsense leaves the prompt alone, and the game meets
+    the failure at its own next request; one that does not answer is asked
+    again after :data:`POLL_SECONDS`.
+    """
+
+    def __init__(self, client: DropTokenClient, game_id: str, start: int) -> None:
+        self._client = DropTokenClient(client.base, client.timeout)
+        self._client.waits = client.waits
+        self.game_id = game_id
+        self.start = start
+        self.entries: list[RemoteMove] = []
+        self._stopped = threading.Event()
+
+    def wait(self) -> bool:
+        """Block until the move list holds entries past :attr:`start` (True), or :meth:`stop`."""
+        while not self._stopped.is_set():
+            began = time.monotonic()
+            try:
+                entries = self._client.read_moves(self.game_id, self.start, PUSH_WAIT)
+            except ServerUnreachable:
+                entries = []
+            except NetworkError:
+                return False
+            if entries:
+                self.entries = entries
+                return True
+            if not self._client.waits or time.monotonic() - began < PUSH_WAIT / 2:
+                self._stopped.wait(POLL_SECONDS)
+        return False
+
+    def stop(self) -> None:
+        """End a :meth:`wait` under way at once, its request included (from another thread)."""
+        self._stopped.set()
+        self._client.abort()
 
 
 def _post(

@@ -6,6 +6,11 @@ and clock, because the course's grader sees only connect.py's ``print`` and
 ``input``. A :class:`Ask`'s typed answer is sent back into the generator;
 the other steps get ``None``.
 
+An :class:`Ask` may carry :class:`News`: something that can arrive while
+the player thinks (the network friend's quit). connect.py then watches for
+it during the prompt and, when it comes first, cuts the prompt short and
+sends back None instead of a typed line.
+
 A leaf: it imports nothing. The classes are small immutable values written
 out by hand: ``dataclasses`` (through ``inspect``) would add about half again
 to the assignment's start-up, as engine/_value.py measured.
@@ -16,7 +21,7 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Generator
-    from typing import TypeAlias, TypeVar
+    from typing import Protocol, TypeAlias, TypeVar
 
     Result = TypeVar("Result")
     Step: TypeAlias = "Show | Ask | Wait"
@@ -24,16 +29,26 @@ if TYPE_CHECKING:
     # the typed answer back for an Ask, and return ``Result`` at their end.
     Conversation: TypeAlias = Generator[Step, str | None, Result]
 
+    class News(Protocol):
+        """What may cut a prompt short; connect.py runs :meth:`wait` in a thread of its own."""
+
+        def wait(self) -> bool:
+            """Block until there is news (True), or until :meth:`stop` (False)."""
+
+        def stop(self) -> None:
+            """Make a :meth:`wait` under way return soon; called from another thread."""
+
+
 __all__ = ["Show", "Ask", "Wait"]
 
 
 class _Step:
-    """One step: a value of one field, immutable, compared by kind and field."""
+    """One step: a value of its fields, immutable, compared by kind and fields."""
 
     __slots__: tuple[str, ...] = ()
 
-    def _field(self) -> object:
-        return getattr(self, self.__slots__[0])
+    def _fields(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -45,13 +60,16 @@ class _Step:
         if type(other) is not type(self):
             return NotImplemented
         assert isinstance(other, _Step)
-        return self._field() == other._field()
+        return self._fields() == other._fields()
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, self._field()))
+        return hash((type(self).__name__, self._fields()))
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self._field()!r})"
+        fields = list(self._fields())
+        while len(fields) > 1 and fields[-1] is None:  # an optional field left out
+            fields.pop()
+        return f"{type(self).__name__}({', '.join(repr(field) for field in fields)})"
 
 
 class Show(_Step):
@@ -71,13 +89,24 @@ class Show(_Step):
 
 
 class Ask(_Step):
-    """A prompt to show; what the player types is sent back into the conversation."""
+    """A prompt to show; what the player types is sent back into the conversation.
 
-    __slots__ = ("prompt",)
+    With ``news``, the prompt may be cut short by it: the answer sent back
+    is then None, and the news is the conversation's to read. Where a
+    prompt cannot be cut short (another platform, a harness's ``input``)
+    the player's line comes back as for any prompt.
+
+    >>> Ask("Enter a column: ")
+    Ask('Enter a column: ')
+    """
+
+    __slots__ = ("prompt", "news")
     prompt: str
+    news: News | None
 
-    def __init__(self, prompt: str) -> None:
+    def __init__(self, prompt: str, news: News | None = None) -> None:
         object.__setattr__(self, "prompt", prompt)
+        object.__setattr__(self, "news", news)
 
 
 class Wait(_Step):

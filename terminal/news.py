@@ -1,0 +1,160 @@
+"""A prompt cut short by news: the player's ``input()`` ends when the news comes first.
+
+For an :class:`~connect_four.terminal.steps.Ask` that carries news (the
+network game's watch on the friend's moves), connect.py wraps its own
+``input()`` in a :class:`PromptWatch`: a thread runs the news's ``wait()``
+and, when news comes, sends SIGUSR1 to the main thread. The blocked read
+then fails with EINTR, Python runs the handler installed for the prompt,
+and the handler raises :class:`NewsArrived` out of ``input()``. This is how
+Ctrl-C ends a prompt too (GNU readline included), and it needs nothing
+outside the standard library; a thread cannot cancel the main thread's
+read any other way, and reading stdin with ``select`` would move the
+prompt out of ``input()``, where the course's harness must see it.
+
+The news is what counts, not the signal: the handler raises only when the
+watcher sent it, so a SIGUSR1 from elsewhere leaves the prompt alone. Where
+the signal cannot be sent (Windows, a thread other than the main one) or
+``input`` is not the built-in one (a harness's, which does not block),
+:func:`watch_prompt` returns None and the prompt stays as it always was.
+
+Only a network game loads this module: the assignment's game never
+imports ``signal`` or ``threading``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import signal
+import threading
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import FrameType
+
+    from .steps import News
+
+__all__ = ["NewsArrived", "PromptWatch", "watch_prompt"]
+
+STOP_SECONDS = 5.0
+"""How long ending a watch waits for its thread (the news's ``stop()`` makes it quick)."""
+
+# The signal that interrupts the read; SIGINT is the player's own Ctrl-C.
+_SIGNAL_NAME = "SIGUSR1"
+
+
+class NewsArrived(Exception):
+    """Raised out of the player's ``input()`` when the watched news came first."""
+
+
+class PromptWatch:
+    """Watches ``news`` in a thread while the main thread's ``input()`` waits for the player.
+
+    Used in this order, by the main thread, around one ``input()``::
+
+        try:
+            try:
+                watch.start()
+                typed = input(prompt)
+            finally:
+                watch.disarm()
+        except NewsArrived:
+            typed = None
+        finally:
+            cut_short = watch.stop()
+
+    :class:`NewsArrived` is raised at most once, between :meth:`start` and
+    the end of :meth:`disarm`; wherever it lands in between (even just after
+    ``input()`` returned), the news is what the prompt ends with: :meth:`stop`
+    says so, and a typed line is then dropped.
+    """
+
+    def __init__(self, news: News, signal_number: int) -> None:
+        self.news = news
+        self._signal = signal_number
+        self._main = threading.get_ident()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._watch, name="news watcher", daemon=True)
+        self._previous: Callable[[int, FrameType | None], object] | int | None = None
+        # Written by the watcher thread, under the lock.
+        self._pending = True  # the prompt has not ended: news may still cut it short
+        self._sent = False  # the watcher sent the signal
+        # Written by the main thread (the handler runs there too).
+        self._armed = False
+        self._delivered = False
+
+    def start(self) -> None:
+        """Install the handler and start watching."""
+        self._previous = signal.signal(self._signal, self._handle)
+        self._armed = True
+        self._thread.start()
+
+    def disarm(self) -> None:
+        """From now on the signal raises nothing: the prompt is over."""
+        self._armed = False
+
+    def stop(self) -> bool:
+        """End the watch: stop its thread, put the old handler back; whether news came first."""
+        with self._lock:
+            self._pending = False
+            sent = self._sent
+        try:
+            self.news.stop()
+            if self._thread.ident is not None:
+                self._thread.join(STOP_SECONDS)
+        finally:
+            if self._previous is not None and self._settled(sent):
+                signal.signal(self._signal, self._previous)
+        return sent
+
+    def _settled(self, sent: bool) -> bool:
+        """Whether a signal the watcher sent has reached the handler (soon, if not yet).
+
+        Until it has, the handler stays: the default one would end the program.
+        """
+        deadline = time.monotonic() + STOP_SECONDS
+        while sent and not self._delivered and time.monotonic() < deadline:
+            time.sleep(0.001)  # the handler runs in this thread, between two sleeps
+        return not sent or self._delivered
+
+    def _watch(self) -> None:
+        """The thread: wait for the news, then interrupt the prompt if it still stands."""
+        try:
+            news = self.news.wait()
+        except Exception:  # Nothing is printed: the game meets any failure itself.
+            return
+        if not news:
+            return
+        with self._lock:
+            if self._pending:
+                self._sent = True
+                signal.pthread_kill(self._main, self._signal)
+
+    def _handle(self, signal_number: int, frame: FrameType | None) -> None:
+        """The handler, run in the main thread: raise once, if the watcher sent the signal."""
+        if not self._sent:
+            return  # Someone else's signal: the prompt goes on.
+        self._delivered = True
+        if self._armed:
+            self._armed = False
+            raise NewsArrived
+
+
+def watch_prompt(news: News, reader: Callable[[str], str]) -> PromptWatch | None:
+    """A :class:`PromptWatch` for a prompt read with ``reader``, or None where none can work.
+
+    None unless ``reader`` is the built-in ``input`` (a harness's returns at
+    once, and a signal must not land in its code), this is the main thread
+    (only it can have signal handlers), and the platform can send a signal
+    to one thread (not Windows).
+    """
+    number = getattr(signal, _SIGNAL_NAME, None)
+    if (
+        reader is not builtins.input
+        or number is None
+        or not hasattr(signal, "pthread_kill")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        return None
+    return PromptWatch(news, number)
