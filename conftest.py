@@ -44,6 +44,7 @@ SLOW_MODULES = frozenset(
     {
         "tests/test_connect_tmux.py",
         "tests/test_connect_tmux_push.py",
+        "tests/test_connect_tmux_quit.py",
         "tests/test_connect_network.py",
         "tests/test_terminal_network.py",
         "tests/test_packaging.py",

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import builtins
 import signal
+import sys
 import threading
 import time
 
@@ -39,6 +40,12 @@ __all__ = ["NewsArrived", "PromptWatch", "watch_prompt"]
 
 STOP_SECONDS = 5.0
 """How long ending a watch waits for its thread (the news's ``stop()`` makes it quick)."""
+
+# A signal that found the main thread outside ``input()`` is sent again
+# after this long, so many times at most (then the prompt stands, as it
+# would without a watch).
+_RESEND_SECONDS = 0.05
+_SENDS = 100
 
 # The signal that interrupts the read; SIGINT is the player's own Ctrl-C.
 _SIGNAL_NAME = "SIGUSR1"
@@ -64,9 +71,11 @@ class PromptWatch:
         finally:
             cut_short = watch.stop()
 
-    :class:`NewsArrived` is raised at most once, between :meth:`start` and
-    the end of :meth:`disarm`; wherever it lands in between (even just after
-    ``input()`` returned), the news is what the prompt ends with: :meth:`stop`
+    :class:`NewsArrived` is raised at most once, and only in the frame that
+    called :meth:`start`, in practice from within ``input()``: a signal that
+    lands elsewhere (while the thread starts) is sent again, so the prompt
+    is shown before it is cut short. Wherever it lands (even just after
+    ``input()`` returned) the news is what the prompt ends with: :meth:`stop`
     says so, and a typed line is then dropped.
     """
 
@@ -77,15 +86,17 @@ class PromptWatch:
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._watch, name="news watcher", daemon=True)
         self._previous: Callable[[int, FrameType | None], object] | int | None = None
+        self._asker: FrameType | None = None
         # Written by the watcher thread, under the lock.
         self._pending = True  # the prompt has not ended: news may still cut it short
-        self._sent = False  # the watcher sent the signal
+        self._sent = False  # the watcher has sent the signal
         # Written by the main thread (the handler runs there too).
         self._armed = False
-        self._delivered = False
+        self._raised = False
 
     def start(self) -> None:
-        """Install the handler and start watching."""
+        """Install the handler and start watching; the caller's next call is ``input()``."""
+        self._asker = sys._getframe(1)
         self._previous = signal.signal(self._signal, self._handle)
         self._armed = True
         self._thread.start()
@@ -97,48 +108,59 @@ class PromptWatch:
     def stop(self) -> bool:
         """End the watch: stop its thread, put the old handler back; whether news came first."""
         with self._lock:
-            self._pending = False
+            self._pending = False  # from here on the thread sends nothing
             sent = self._sent
         try:
             self.news.stop()
             if self._thread.ident is not None:
                 self._thread.join(STOP_SECONDS)
         finally:
-            if self._previous is not None and self._settled(sent):
+            self._asker = None
+            if self._previous is not None and self._drained():
                 signal.signal(self._signal, self._previous)
         return sent
 
-    def _settled(self, sent: bool) -> bool:
-        """Whether a signal the watcher sent has reached the handler (soon, if not yet).
+    def _drained(self) -> bool:
+        """Whether no signal the watcher sent is still on its way to the handler.
 
-        Until it has, the handler stays: the default one would end the program.
+        Until then the handler stays: the default one would end the program.
+        A signal no longer pending has reached this thread, whose handler
+        runs at the next call.
         """
+        if self._thread.is_alive():
+            return False
         deadline = time.monotonic() + STOP_SECONDS
-        while sent and not self._delivered and time.monotonic() < deadline:
-            time.sleep(0.001)  # the handler runs in this thread, between two sleeps
-        return not sent or self._delivered
+        while self._signal in signal.sigpending():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.001)
+        return True
 
     def _watch(self) -> None:
-        """The thread: wait for the news, then interrupt the prompt if it still stands."""
+        """The thread: wait for the news, then interrupt the prompt while it stands."""
         try:
             news = self.news.wait()
         except Exception:  # Nothing is printed: the game meets any failure itself.
             return
         if not news:
             return
-        with self._lock:
-            if self._pending:
+        for _ in range(_SENDS):
+            with self._lock:
+                if not self._pending:
+                    return
                 self._sent = True
                 signal.pthread_kill(self._main, self._signal)
+            time.sleep(_RESEND_SECONDS)
+            if self._raised:
+                return
 
     def _handle(self, signal_number: int, frame: FrameType | None) -> None:
-        """The handler, run in the main thread: raise once, if the watcher sent the signal."""
-        if not self._sent:
-            return  # Someone else's signal: the prompt goes on.
-        self._delivered = True
-        if self._armed:
+        """The handler, run in the main thread: raise once, in the prompt's frame, if sent."""
+        if self._sent and self._armed and frame is not None and frame is self._asker:
             self._armed = False
+            self._raised = True
             raise NewsArrived
+        # Someone else's signal, or the thread still starting: the prompt goes on.
 
 
 def watch_prompt(news: News, reader: Callable[[str], str]) -> PromptWatch | None:

@@ -22,6 +22,9 @@ NOT_ON_THE_DEFAULT_PATH = (
     # The network game's client and everything it speaks with.
     "connect_four.terminal.network",
     "connect_four.terminal.network_game",
+    # What cuts a network prompt short when the friend quits.
+    "connect_four.terminal.news",
+    "threading",
     "urllib.request",
     "http.client",
     "json",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+import pytest
 from test_connect_tmux import EXIT_MARK, Tmux, run_in_pane
 from test_connect_tmux import tmux as panes  # noqa: F401 (the fixture, by this name here)
 
@@ -22,7 +23,23 @@ from server_support import Server
 PROMPT = "Enter a column: "
 
 
+# connect.py as a program, and run where GNU readline reads the prompt (an
+# interactive Python has it loaded, and input() then reads through it).
+RUNNERS = {
+    "plain": ["python3", str(CONNECT)],
+    "readline": [
+        "python3",
+        "-c",
+        "import readline, runpy, sys; sys.argv[0] = sys.argv[1]; del sys.argv[1]; "
+        "runpy.run_path(sys.argv[0], run_name='__main__')",
+        str(CONNECT),
+    ],
+}
+
+
+@pytest.mark.parametrize("runner", sorted(RUNNERS))
 def test_a_friends_ctrl_c_ends_the_players_prompt_without_a_key_typed(
+    runner: str,
     tmp_path: Path,
     panes: Tmux,  # noqa: F811 (the fixture imported above)
 ) -> None:
@@ -31,7 +48,7 @@ def test_a_friends_ctrl_c_ends_the_players_prompt_without_a_key_typed(
     service.start()
     try:
         creator = shlex.join(
-            ["python3", str(CONNECT), "--server", service.url, "--name", "ann", "--friend", "bob"]
+            [*RUNNERS[runner], "--server", service.url, "--name", "ann", "--friend", "bob"]
         )
         ann = tmux.new_pane(run_in_pane(creator), first=True)
         screen = tmux.wait_for(ann, PROMPT)
