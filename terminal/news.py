@@ -99,7 +99,15 @@ class PromptWatch:
         self._asker = sys._getframe(1)
         self._previous = signal.signal(self._signal, self._handle)
         self._armed = True
-        self._thread.start()
+        # The thread is born with every signal blocked, so that the kernel
+        # hands a signal for the whole program (Ctrl-C's SIGINT) to this
+        # thread, whose read it interrupts; one that came to the watcher
+        # would wait for the player's Enter. Meanwhile they wait here.
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+        try:
+            self._thread.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     def disarm(self) -> None:
         """From now on the signal raises nothing: the prompt is over."""
@@ -169,13 +177,14 @@ def watch_prompt(news: News, reader: Callable[[str], str]) -> PromptWatch | None
     None unless ``reader`` is the built-in ``input`` (a harness's returns at
     once, and a signal must not land in its code), this is the main thread
     (only it can have signal handlers), and the platform can send a signal
-    to one thread (not Windows).
+    to one thread and keep signals from one (not Windows).
     """
     number = getattr(signal, _SIGNAL_NAME, None)
     if (
         reader is not builtins.input
         or number is None
         or not hasattr(signal, "pthread_kill")
+        or not hasattr(signal, "pthread_sigmask")
         or threading.current_thread() is not threading.main_thread()
     ):
         return None

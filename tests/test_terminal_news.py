@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -23,7 +24,7 @@ from connect_four.terminal.errors import ServerUnreachable
 from connect_four.terminal.network import DropTokenClient
 from connect_four.terminal.news import watch_prompt
 from connect_four.terminal.steps import Ask
-from connect_support import CONNECT, ROOT
+from connect_support import CONNECT, ROOT, default_sigint
 from network_support import DEADLINE, create_game, moves_of, play
 
 pytestmark = pytest.mark.skipif(
@@ -69,6 +70,7 @@ class Child:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
+            preexec_fn=default_sigint,  # Ctrl-C is meant, whatever started the tests
         )
         self.shown = b""
         # Only a test that failed waits this long: the child is then killed.
@@ -125,6 +127,15 @@ def test_a_line_typed_before_any_news_is_the_answer_and_the_watch_ends() -> None
     assert shown == PROMPT + b"'4'\nTrue 1\n"
 
 
+def test_a_line_and_news_at_the_same_moment_end_the_prompt_one_way() -> None:
+    child = prompt_with_news("0")
+    child.type_line(b"4\n")  # there before input() reads, as the news is
+    status, shown, errors = child.end()
+    assert (status, errors) == (0, b"")
+    # Either may win; the handler is back and no thread is left either way.
+    assert shown in (PROMPT + b"'4'\nTrue 1\n", PROMPT + b"None\nTrue 1\n")
+
+
 def test_a_sigusr1_the_watch_did_not_send_leaves_the_prompt_alone() -> None:
     child = prompt_with_news("never")
     child.wait_for(PROMPT)  # input() is called: the handler is in place
@@ -155,17 +166,57 @@ def test_only_the_builtin_input_of_the_main_thread_is_watched() -> None:
     assert found == [None]
 
 
+def test_without_signals_to_threads_the_prompt_is_not_watched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    news = network_game._MoveWatch(DropTokenClient("http://127.0.0.1:9"), "g", 0)
+    monkeypatch.delattr(signal, "pthread_kill")  # as on Windows
+    assert watch_prompt(news, builtins.input) is None
+
+
+def join_as_bob(base: str, game: str, token: str) -> Child:
+    return Child(
+        sys.executable, str(CONNECT), "--join", f"{base}/drop_token/{game}/bob", "--token", token
+    )
+
+
+def wait_until_reading_stdin(pid: int) -> None:
+    """Wait until the main thread of ``pid`` is in a system call on file 0: its read of the prompt.
+
+    A Ctrl-C that comes between the prompt's write and that read is seen
+    only once the read returns (CPython's own race, with or without a
+    watch): the test sends it only then. Linux's /proc tells the call.
+    """
+    calls = Path(f"/proc/{pid}/task/{pid}/syscall")
+    deadline = time.monotonic() + DEADLINE
+    while True:
+        try:
+            fields = calls.read_text().split()
+        except OSError:
+            pytest.skip("this system does not tell a thread's system call")
+        if fields[1:2] == ["0x0"]:  # the call's first argument: the file, standard input
+            return
+        assert time.monotonic() < deadline, f"the read never started: {fields}"
+        time.sleep(0.001)
+
+
+def test_ctrl_c_at_a_watched_prompt_still_quits_the_game(drop_token_service: str) -> None:
+    game, tokens = create_game(drop_token_service, ["ann", "bob"])
+    play(drop_token_service, game, "ann", tokens["ann"], "3")
+    child = join_as_bob(drop_token_service, game, tokens["bob"])
+    child.wait_for(b"O's turn\n" + PROMPT)
+    wait_until_reading_stdin(child.process.pid)
+    child.process.send_signal(signal.SIGINT)
+    status, shown, errors = child.end()
+    assert (status, errors) == (130, b"\nconnect.py: game interrupted\n")
+    assert shown.endswith(PROMPT)
+    assert moves_of(drop_token_service, game)[-1] == {"type": "QUIT", "player": "bob"}
+
+
 def test_a_friends_quit_ends_the_prompt_of_a_piped_game(drop_token_service: str) -> None:
     game, tokens = create_game(drop_token_service, ["ann", "bob"])
     play(drop_token_service, game, "ann", tokens["ann"], "3")
-    child = Child(
-        sys.executable,
-        str(CONNECT),
-        "--join",
-        f"{drop_token_service}/drop_token/{game}/bob",
-        "--token",
-        tokens["bob"],
-    )
+    child = join_as_bob(drop_token_service, game, tokens["bob"])
     child.wait_for(b"O's turn\n" + PROMPT)
     play(drop_token_service, game, "ann", tokens["ann"], "quit")
     status, shown, errors = child.end()
