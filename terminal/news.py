@@ -92,7 +92,7 @@ class PromptWatch:
         self._sent = False  # the watcher has sent the signal
         # Written by the main thread (the handler runs there too).
         self._armed = False
-        self._raised = False
+        self._ended = threading.Event()  # set by stop(): no signal is sent again
 
     def start(self) -> None:
         """Install the handler and start watching; the caller's next call is ``input()``."""
@@ -118,6 +118,7 @@ class PromptWatch:
         with self._lock:
             self._pending = False  # from here on the thread sends nothing
             sent = self._sent
+        self._ended.set()
         try:
             self.news.stop()
             if self._thread.ident is not None:
@@ -158,15 +159,13 @@ class PromptWatch:
                     return
                 self._sent = True
                 signal.pthread_kill(self._main, self._signal)
-            time.sleep(_RESEND_SECONDS)
-            if self._raised:
+            if self._ended.wait(_RESEND_SECONDS):
                 return
 
     def _handle(self, signal_number: int, frame: FrameType | None) -> None:
         """The handler, run in the main thread: raise once, in the prompt's frame, if sent."""
         if self._sent and self._armed and frame is not None and frame is self._asker:
             self._armed = False
-            self._raised = True
             raise NewsArrived
         # Someone else's signal, or the thread still starting: the prompt goes on.
 
