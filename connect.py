@@ -8,8 +8,9 @@ Every byte shown goes through this module's own ``print`` and ``input``:
 the course's grader runs this file with those two names replaced. The game
 itself is ``connect_four.terminal.session``, which yields the steps of a conversation
 (lines to show, prompts to answer, pauses to wait) and does no I/O; this
-file only drives it, with every print, read, flush and sleep, and the
-engine only computes.
+file only drives it, with every print, read, flush and sleep (and, for a
+network game's prompt, the watch that cuts it short when the friend
+quits), and the engine only computes.
 """
 
 from __future__ import annotations
