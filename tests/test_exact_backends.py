@@ -348,7 +348,7 @@ def test_random_wide_boards_give_the_same_moves_scores_and_node_counts(seed: int
 @pytest.mark.usefixtures("wide_native")
 @pytest.mark.parametrize("table_size", [256, 257, 1009])
 def test_small_tables_on_wide_boards_replace_entries_alike(table_size: int) -> None:
-    for rules, position in _wide_positions(random.Random(table_size), 8, most_empty=16):
+    for rules, position in _wide_positions(random.Random(table_size), 5, most_empty=16):
         python, native = _both(rules, position, table_size=table_size)
         assert python == native, (rules, position)
 
