@@ -14,11 +14,20 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 
 Database = str | Path
 """An SQLite file's path or a PostgreSQL URL, as ``--db`` takes them."""
+
+ANSWERED_BEFORE_STORAGE = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+"""For a test of answers the service gives before it reads or writes a game.
+
+Malformed requests and the OpenAPI document are the same on every
+database: such a test runs on SQLite alone, not twice (the ``database``
+fixture of tests/service/conftest.py takes this parameter).
+"""
 
 
 def listening_socket() -> socket.socket:

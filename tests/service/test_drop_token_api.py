@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from server_support import ANSWERED_BEFORE_STORAGE
+
 NewGame = Callable[..., str]
 UNKNOWN_GAME = "0" * 32
 BOARD_4X4 = {"rows": 4, "columns": 4, "connect": 4}
@@ -59,6 +61,7 @@ def test_create_returns_a_game_id(client: TestClient) -> None:
     assert set(response.json()) == {"gameId"}
 
 
+@ANSWERED_BEFORE_STORAGE
 @pytest.mark.parametrize(
     "body",
     [
@@ -262,6 +265,7 @@ def test_move_numbers_count_quits(client: TestClient, new_game: NewGame) -> None
     assert play(client, game_id, "b", 0).json() == {"move": f"{game_id}/moves/2"}
 
 
+@ANSWERED_BEFORE_STORAGE
 @pytest.mark.parametrize(
     "body",
     [
@@ -509,6 +513,7 @@ def test_no_validation_422_anywhere_in_the_openapi_document(client: TestClient) 
             assert operation.get("description"), (method, path)
 
 
+@ANSWERED_BEFORE_STORAGE
 @pytest.mark.parametrize(
     ("method", "path", "codes"),
     [

@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from connect_four.service.limits import MAX_WAIT
+from server_support import ANSWERED_BEFORE_STORAGE
 
 NewGame = Callable[..., str]
 
@@ -59,6 +60,7 @@ def move(client: TestClient, game_id: str, player: str, column: int, **headers: 
     return client.post(f"/drop_token/{game_id}/{player}", json={"column": column}, headers=headers)
 
 
+@ANSWERED_BEFORE_STORAGE
 @pytest.mark.parametrize("wait", ["0", "-1", f"{MAX_WAIT + 0.5:g}", "nan", "inf", "soon", ""])
 def test_a_wait_out_of_range_is_a_clear_400(
     client: TestClient, new_game: NewGame, wait: str
