@@ -9,53 +9,48 @@ prompt stands empty and the next column typed is the one played.
 from __future__ import annotations
 
 import shlex
-from pathlib import Path
 
 from test_connect_tmux import Tmux, run_in_pane
 from test_connect_tmux import tmux as panes  # noqa: F401 (the fixture, by this name here)
 
 from connect_support import CONNECT
 from network_support import create_game, moves_of, play
-from server_support import Server
 
 WAITING = "Waiting for ann to move... (Ctrl-C quits the game)"
 
 
 def test_keys_typed_while_waiting_are_not_echoed_nor_played(
-    tmp_path: Path,
+    drop_token_service: str,
     panes: Tmux,  # noqa: F811 (the fixture imported above)
 ) -> None:
+    """On the session's shared service (conftest.py), in a game of the test's own."""
     tmux = panes
-    service = Server(tmp_path / "games.db")
-    service.start()
-    try:
-        game, tokens = create_game(service.url, ["ann", "bob"])
-        command = shlex.join(
-            [
-                "python3",
-                str(CONNECT),
-                "--join",
-                f"{service.url}/drop_token/{game}/bob",
-                "--token",
-                tokens["bob"],
-            ]
-        )
-        bob = tmux.new_pane(run_in_pane(command), first=True)
-        tmux.wait_for(bob, WAITING)
-        tmux.type_line(bob, "5")  # typed ahead, while ann thinks
-        play(service.url, game, "ann", tokens["ann"], "3")
-        screen = tmux.wait_for(bob, "Enter a column:")
-        after_wait = screen.split(WAITING, 1)[1]
-        assert "5" not in after_wait.split("ann plays 3.")[0], screen  # never echoed
-        assert screen.rstrip().endswith("Enter a column:"), screen  # the prompt stands empty
-        tmux.type_line(bob, "2")
-        tmux.wait_for(bob, WAITING, 2)
-        assert moves_of(service.url, game) == [
-            {"type": "MOVE", "player": "ann", "column": 3},
-            {"type": "MOVE", "player": "bob", "column": 2},
+    url = drop_token_service
+    game, tokens = create_game(url, ["ann", "bob"])
+    command = shlex.join(
+        [
+            "python3",
+            str(CONNECT),
+            "--join",
+            f"{url}/drop_token/{game}/bob",
+            "--token",
+            tokens["bob"],
         ]
-        play(service.url, game, "ann", tokens["ann"], "quit")
-        assert tmux.exit_status(bob) == 0, tmux.screen(bob)
-        assert tmux.screen(bob).count("bob (O) wins.") == 1
-    finally:
-        service.close()
+    )
+    bob = tmux.new_pane(run_in_pane(command), first=True)
+    tmux.wait_for(bob, WAITING)
+    tmux.type_line(bob, "5")  # typed ahead, while ann thinks
+    play(url, game, "ann", tokens["ann"], "3")
+    screen = tmux.wait_for(bob, "Enter a column:")
+    after_wait = screen.split(WAITING, 1)[1]
+    assert "5" not in after_wait.split("ann plays 3.")[0], screen  # never echoed
+    assert screen.rstrip().endswith("Enter a column:"), screen  # the prompt stands empty
+    tmux.type_line(bob, "2")
+    tmux.wait_for(bob, WAITING, 2)
+    assert moves_of(url, game) == [
+        {"type": "MOVE", "player": "ann", "column": 3},
+        {"type": "MOVE", "player": "bob", "column": 2},
+    ]
+    play(url, game, "ann", tokens["ann"], "quit")
+    assert tmux.exit_status(bob) == 0, tmux.screen(bob)
+    assert tmux.screen(bob).count("bob (O) wins.") == 1

@@ -10,7 +10,6 @@ status 0, as when the quit is found after a move.
 from __future__ import annotations
 
 import shlex
-from pathlib import Path
 
 import pytest
 from test_connect_tmux import EXIT_MARK, Tmux, run_in_pane
@@ -18,7 +17,6 @@ from test_connect_tmux import tmux as panes  # noqa: F401 (the fixture, by this 
 
 from connect_support import CONNECT
 from network_support import JOIN_LINE, moves_of
-from server_support import Server
 
 PROMPT = "Enter a column: "
 
@@ -40,32 +38,27 @@ RUNNERS = {
 @pytest.mark.parametrize("runner", sorted(RUNNERS))
 def test_a_friends_ctrl_c_ends_the_players_prompt_without_a_key_typed(
     runner: str,
-    tmp_path: Path,
+    drop_token_service: str,
     panes: Tmux,  # noqa: F811 (the fixture imported above)
 ) -> None:
+    """On the session's shared service (conftest.py), in a game of the test's own."""
     tmux = panes
-    service = Server(tmp_path / "games.db")
-    service.start()
-    try:
-        creator = shlex.join(
-            [*RUNNERS[runner], "--server", service.url, "--name", "ann", "--friend", "bob"]
-        )
-        ann = tmux.new_pane(run_in_pane(creator), first=True)
-        screen = tmux.wait_for(ann, PROMPT)
-        joins = [line for line in screen.splitlines() if JOIN_LINE.match(line)]
-        assert len(joins) == 1, screen
-        game = JOIN_LINE.match(joins[0])["game"]  # type: ignore[index]
-        bob = tmux.new_pane(run_in_pane(joins[0].strip()), first=False)
-        tmux.wait_for(bob, "Waiting for ann to move... (Ctrl-C quits the game)")
+    url = drop_token_service
+    creator = shlex.join([*RUNNERS[runner], "--server", url, "--name", "ann", "--friend", "bob"])
+    ann = tmux.new_pane(run_in_pane(creator), first=True)
+    screen = tmux.wait_for(ann, PROMPT)
+    joins = [line for line in screen.splitlines() if JOIN_LINE.match(line)]
+    assert len(joins) == 1, screen
+    game = JOIN_LINE.match(joins[0])["game"]  # type: ignore[index]
+    bob = tmux.new_pane(run_in_pane(joins[0].strip()), first=False)
+    tmux.wait_for(bob, "Waiting for ann to move... (Ctrl-C quits the game)")
 
-        tmux.run("send-keys", "-t", bob, "C-c")
-        assert tmux.exit_status(bob) == 130, tmux.screen(bob)
-        assert tmux.exit_status(ann) == 0, tmux.screen(ann)
-        screen = tmux.screen(ann)
-        # The prompt's line ends; then the lines of a quit found after a move.
-        ending = screen.split("X's turn\n")[-1].split(EXIT_MARK)[0]
-        assert ending == f"{PROMPT}\nbob (O) quits.\nGame finished.\nann (X) wins.\n", screen
-        assert "Traceback" not in screen
-        assert moves_of(service.url, game) == [{"type": "QUIT", "player": "bob"}]
-    finally:
-        service.close()
+    tmux.run("send-keys", "-t", bob, "C-c")
+    assert tmux.exit_status(bob) == 130, tmux.screen(bob)
+    assert tmux.exit_status(ann) == 0, tmux.screen(ann)
+    screen = tmux.screen(ann)
+    # The prompt's line ends; then the lines of a quit found after a move.
+    ending = screen.split("X's turn\n")[-1].split(EXIT_MARK)[0]
+    assert ending == f"{PROMPT}\nbob (O) quits.\nGame finished.\nann (X) wins.\n", screen
+    assert "Traceback" not in screen
+    assert moves_of(url, game) == [{"type": "QUIT", "player": "bob"}]
