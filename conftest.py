@@ -149,21 +149,29 @@ def is_slow(item: pytest.Item) -> bool:
 
 
 # === Workers =================================================================
-# Many tests wait more than they compute: on servers, terminals, a browser,
-# PostgreSQL. With one xdist worker per core a core sits idle through every
-# such wait, so `-n auto` starts two workers per core, and idle workers
-# steal queued tests from busy ones instead of waiting at the end.
+# Many slow tests wait more than they compute: on servers, terminals, a
+# browser, PostgreSQL. With one xdist worker per core a core sits idle
+# through every such wait, so `-n auto` starts two workers per core, and
+# idle workers steal queued tests from busy ones instead of waiting at the
+# end. The fast subset only computes: there a second worker per core would
+# only collect the tests once more, so it keeps one.
+
+FAST_SUBSET = "not slow"
+"""The marker expression of the fast subset, as the README gives it (`-m "not slow"`)."""
 
 WORKERS_PER_CORE = 2
+"""Workers per core for a run with slow tests in it."""
 
 
 @pytest.hookimpl(optionalhook=True)  # known only while xdist is loaded (not under -p no:xdist)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """Workers for ``-n auto``: PYTEST_XDIST_AUTO_NUM_WORKERS if set, else two per core."""
+    """Workers for ``-n auto``: PYTEST_XDIST_AUTO_NUM_WORKERS if set, else by the tests' kind."""
     chosen = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
     if chosen.isdigit() and int(chosen) > 0:
         return int(chosen)
-    return WORKERS_PER_CORE * len(os.sched_getaffinity(0))
+    cores = len(os.sched_getaffinity(0))
+    fast_only = " ".join(config.option.markexpr.split()) == FAST_SUBSET
+    return cores if fast_only else WORKERS_PER_CORE * cores
 
 
 @pytest.hookimpl(tryfirst=True)
