@@ -40,6 +40,23 @@ def test_ci_runs_the_fast_subset_the_readme_names() -> None:
     assert '-m pytest -m "not slow" -n auto' in (ROOT / ".ci" / "run").read_text()
 
 
+@pytest.mark.parametrize(("markers", "per_core"), [("", 2), ("not slow", 1), ("not  slow", 1)])
+def test_auto_starts_the_workers_per_core_the_readme_says(
+    markers: str, per_core: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two workers per core for the whole suite, one for the fast subset (conftest.py)."""
+    import os
+
+    import conftest
+
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+
+    assert "two workers per\ncore (`-n auto`)" in README and "runs one worker per core" in README
+    config = type("Config", (), {"option": type("Options", (), {"markexpr": markers})()})()
+    cores = len(os.sched_getaffinity(0))
+    assert conftest.pytest_xdist_auto_num_workers(config) == per_core * cores  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
 def test_every_local_link_leads_to_a_file(document: Path) -> None:
     text = document.read_text(encoding="utf-8")
