@@ -3,7 +3,7 @@
 A waiting request costs no CPU while nobody moves: it is one asyncio
 future (and one timer) in :class:`EventHub`, keyed by its game. A move or
 quit stored by this process wakes its game's waiters at once
-(:meth:`EventHub.notify`, from the request's worker thread); moves stored by
+(:meth:`EventHub.notify`, from the loop or a worker thread); moves stored by
 other processes reach the hub through a feed of the database's own
 (:mod:`connect_four.service.move_feed`). A wake only says "this game changed": each
 woken request reads the game again, and the requests woken together share
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import threading
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -53,11 +54,13 @@ class EventHub:
         self._games: dict[str, Watched] = {}
         self._clock = itertools.count(1)
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread: int | None = None
         self.closing = False
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Serve waiters on ``loop`` (the server's), from now on."""
+        """Serve waiters on ``loop`` (the server's, running in this thread), from now on."""
         self._loop = loop
+        self._loop_thread = threading.get_ident()
         self.closing = False
 
     @property
@@ -76,7 +79,11 @@ class EventHub:
         """Wake ``game_id``'s waiters: a move or quit of it was committed (any thread)."""
         loop = self._loop
         # Nobody watching: nothing to do (a watcher registers before it reads).
-        if loop is not None and game_id in self._games:
+        if loop is None or game_id not in self._games:
+            return
+        if threading.get_ident() == self._loop_thread:
+            self.wake(game_id)  # Stored on the loop itself: no hop through its wake-up pipe.
+        else:
             loop.call_soon_threadsafe(self.wake, game_id)
 
     def notify_many(self, game_ids: Iterable[str]) -> None:

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from starlette.concurrency import run_in_threadpool
-
 from .events import EventHub
+from .repository import GameStore
+from .store_calls import call_store
 
 __all__ = ["Reading", "wait_for_news"]
 
@@ -32,12 +32,18 @@ class Reading(Generic[T]):
 
 
 async def wait_for_news(
-    hub: EventHub, game_id: str, key: object, read: Callable[[], Reading[T]], timeout: float
+    hub: EventHub,
+    store: GameStore,
+    game_id: str,
+    key: object,
+    read: Callable[[], Reading[T]],
+    timeout: float,
 ) -> T:
     """The first answer of ``read`` that is news, or its last answer after ``timeout`` seconds.
 
-    ``read`` runs in a worker thread, shared by the requests for the same
-    game and ``key`` (the same question) woken together. Its exceptions
+    ``read`` reads ``store`` (:func:`~connect_four.service.store_calls.call_store`:
+    on the loop if it can, else in a worker thread), shared by the requests
+    for the same game and ``key`` (the same question) woken together. Its exceptions
     (no such game, a storage fault) are the answer at once. When the server
     is stopping, the request answers at once what it read.
     """
@@ -46,7 +52,7 @@ async def wait_for_news(
     with hub.watch(game_id) as watched:
         while True:
             seen = watched.generation
-            reading = await hub.shared(watched, key, lambda: run_in_threadpool(read))
+            reading = await hub.shared(watched, key, lambda: call_store(store, read))
             if reading.news:
                 return reading.answer
             # Nothing new: the answer stays right until the game changes.

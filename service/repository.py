@@ -26,6 +26,7 @@ A move is committed in :meth:`GameStore._append`, for a drop and a quit alike.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 
@@ -59,7 +60,15 @@ from .records import (
     token_digest,
 )
 
-__all__ = ["GameStore"]
+__all__ = ["GameStore", "WouldWaitError"]
+
+
+class WouldWaitError(Exception):
+    """A call made :meth:`GameStore.without_waiting` had to wait for a lock; nothing was stored.
+
+    Never answered to a client: the caller makes the same call again where
+    waiting is allowed (a worker thread, see :mod:`connect_four.service.store_calls`).
+    """
 
 
 class GameStore:
@@ -68,6 +77,10 @@ class GameStore:
     A subclass per database provides :meth:`_transaction` and extends
     :meth:`close`; every game rule is here.
     """
+
+    quick = False
+    """Whether a call that takes no lock costs well under a millisecond (an in-process
+    database), so that it may run on the server's event loop :meth:`without_waiting`."""
 
     # The statements that differ between databases; a subclass spells its own.
     # SQLite numbers games in creation order by rowid, and a write
@@ -81,6 +94,30 @@ class GameStore:
 
     def __init__(self, *, cache_weight: int = CACHE_WEIGHT) -> None:
         self._cache = GameCache(cache_weight)
+        self._impatient = threading.local()
+
+    @contextmanager
+    def without_waiting(self) -> Iterator[None]:
+        """Calls of this thread in the block raise WouldWaitError instead of waiting for a lock.
+
+        A game's lock, the database's write lock or another process's lock
+        alike: the call then changed nothing and may be made again where it
+        can wait.
+        """
+        self._impatient.on = True
+        try:
+            yield
+        finally:
+            self._impatient.on = False
+
+    def _may_wait(self) -> bool:
+        """Whether this thread's calls may wait for a lock (outside :meth:`without_waiting`)."""
+        return not getattr(self._impatient, "on", False)
+
+    def _acquire(self, lock: threading.Lock) -> None:
+        """Take ``lock``, or raise WouldWaitError if it is held and this thread may not wait."""
+        if not lock.acquire(blocking=self._may_wait()):
+            raise WouldWaitError("a lock is held")
 
     def _transaction(self, write: bool = False) -> AbstractContextManager[Connection]:
         """One transaction; commit on success, roll back on any exception.
@@ -154,9 +191,12 @@ class GameStore:
         """The cache entry of ``game_id``, locked; dropped again if there is no such game."""
         check_game_id(game_id)  # Text that is no game id never gets an entry.
         entry = self._cache.entry(game_id)
+        self._acquire(entry.lock)
         try:
-            with entry.lock:
+            try:
                 yield entry
+            finally:
+                entry.lock.release()
         except GameNotFoundError:
             self._cache.evict(game_id)  # Unknown ids must not fill the cache.
             raise

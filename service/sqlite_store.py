@@ -38,7 +38,7 @@ from .errors import (
     StorageReadOnlyError,
     StorageReplacedError,
 )
-from .repository import GameStore
+from .repository import GameStore, WouldWaitError
 
 __all__ = ["SqliteGameStore"]
 
@@ -99,6 +99,12 @@ def _storage_error(error: sqlite3.Error, path: str) -> StorageError:
     return kind(f"the database {path} cannot be used ({error}); the request changed nothing")
 
 
+def _busy(error: sqlite3.Error) -> bool:
+    """Whether ``error`` says a lock is held by another connection (SQLITE_BUSY or _LOCKED)."""
+    name = getattr(error, "sqlite_errorname", "") or ""
+    return name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
+
+
 class SqliteGameStore(GameStore):
     """Drop-token games in one SQLite file, safe to share between threads.
 
@@ -113,6 +119,9 @@ class SqliteGameStore(GameStore):
         StorageError: the file cannot be opened as a database (its subclass
             names why: corrupt, read-only...).
     """
+
+    # A call is a few statements in this process, some tens of microseconds.
+    quick = True
 
     def __init__(
         self,
@@ -181,6 +190,7 @@ class SqliteGameStore(GameStore):
         """Close this thread's connection after a fault; the next use opens a new one."""
         connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
         self._local.connection = None
+        self._local.patient = True  # A new connection waits, as sqlite3.connect sets it.
         if connection is not None:
             with self._lock:
                 if connection in self._connections:
@@ -226,18 +236,34 @@ class SqliteGameStore(GameStore):
         self._check_file()
         mode = "IMMEDIATE" if write else "DEFERRED"
         if write:
-            self._write_lock.acquire()
+            self._acquire(self._write_lock)
         try:
             try:
                 connection = self._connection()
+                self._set_patience(connection)
                 connection.execute(f"BEGIN {mode}")
             except sqlite3.DatabaseError as error:
+                if _busy(error) and not self._may_wait():
+                    raise WouldWaitError(str(error)) from error
                 self._drop_connection()
                 raise _storage_error(error, self.path) from error
             yield from self._run(connection)
         finally:
             if write:
                 self._write_lock.release()
+
+    def _set_patience(self, connection: sqlite3.Connection) -> None:
+        """Let this thread's connection wait for other processes' locks unless it may not wait.
+
+        Without waiting, SQLite's busy handler is off (``busy_timeout`` 0): a
+        lock held elsewhere is SQLITE_BUSY at once, which :meth:`_transaction`
+        turns into WouldWaitError. Set only when it changes.
+        """
+        patient = self._may_wait()
+        if getattr(self._local, "patient", True) != patient:
+            milliseconds = int(BUSY_TIMEOUT * 1000) if patient else 0
+            connection.execute(f"PRAGMA busy_timeout={milliseconds}")
+            self._local.patient = patient
 
     def _run(self, connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         """The body of :meth:`_transaction` once it has begun: commit, or roll back and map."""
@@ -253,6 +279,8 @@ class SqliteGameStore(GameStore):
             if isinstance(error, sqlite3.DatabaseError) and not isinstance(
                 error, sqlite3.IntegrityError
             ):
+                if _busy(error) and not self._may_wait():
+                    raise WouldWaitError(str(error)) from error
                 self._drop_connection()
                 raise _storage_error(error, self.path) from error
             raise

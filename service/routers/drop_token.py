@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query, Response, status
-from starlette.concurrency import run_in_threadpool
 
 from connect_four.engine import Move
 
@@ -33,6 +32,7 @@ from ..schemas import (
     MovePosted,
     error_responses,
 )
+from ..store_calls import call_store
 
 router = APIRouter(prefix="/drop_token", tags=["drop token"])
 
@@ -124,7 +124,7 @@ def _move_out(record: GameRecord, move: Move) -> MoveOut:
         **_STORAGE,
     ),
 )
-def read_games(
+async def read_games(
     store: StoreDep,
     limit: Annotated[
         int | None,
@@ -145,8 +145,10 @@ def read_games(
 ) -> GameList:
     """Return all in-progress games, oldest first; with limit or after, one page of them."""
     if limit is None and after is None:
-        return GameList(games=store.in_progress_game_ids())
-    games, following = store.in_progress_page(after=after or 0, limit=limit or MAX_PAGE)
+        return GameList(games=await call_store(store, store.in_progress_game_ids))
+    games, following = await call_store(
+        store, store.in_progress_page, after=after or 0, limit=limit or MAX_PAGE
+    )
     return GameList(games=games, next=following)
 
 
@@ -162,14 +164,19 @@ def read_games(
         **_STORAGE,
     ),
 )
-def create_game(body: GameCreate, store: StoreDep) -> GameCreated:
+async def create_game(body: GameCreate, store: StoreDep) -> GameCreated:
     """Create a new game; four in a row wins on any board size.
 
     With "tokens": true, the answer also holds one secret token per player;
     the game's moves and quits then need 'Authorization: Bearer <token>'.
     """
-    created = store.create_game(
-        players=body.players, rows=body.rows, columns=body.columns, tokens=body.tokens
+    created = await call_store(
+        store,
+        store.create_game,
+        players=body.players,
+        rows=body.rows,
+        columns=body.columns,
+        tokens=body.tokens,
     )
     return GameCreated(gameId=created.game_id, tokens=created.tokens)
 
@@ -180,12 +187,12 @@ def create_game(body: GameCreate, store: StoreDep) -> GameCreated:
     response_model_exclude_unset=True,
     responses=error_responses(e404="Game not found.", **_STORAGE),
 )
-def read_game(game_id: GameId, store: StoreDep) -> GameState:
+async def read_game(game_id: GameId, store: StoreDep) -> GameState:
     """Get the state of the game (no winner key while in progress, null after a draw).
 
     Beyond the seed, the board: rows, columns, and the stones in a row that win.
     """
-    record, outcome = store.read_state(game_id)
+    record, outcome = await call_store(store, store.read_state, game_id)
     players, rows, columns = list(record.players), record.rows, record.columns
     if outcome is None:
         return GameState(
@@ -237,7 +244,7 @@ async def read_moves(
     after 60 s of nobody moving the 404 of a start past the end.
     """
     if wait is None:
-        record, moves = await run_in_threadpool(store.read_moves, game_id, start, until)
+        record, moves = await call_store(store, store.read_moves, game_id, start, until)
         return _move_list(record, moves)
 
     def read() -> Reading[bytes | MoveNotFoundError]:
@@ -249,7 +256,7 @@ async def read_moves(
         body = _move_list(record, moves).model_dump_json(exclude_none=True).encode()
         return Reading(body, news=bool(moves) or store.read_state(game_id)[1] is not None)
 
-    answer = await wait_for_news(events, game_id, (start, until), read, wait)
+    answer = await wait_for_news(events, store, game_id, (start, until), read, wait)
     if isinstance(answer, MoveNotFoundError):
         # A copy: the requests that shared the read must not share one traceback.
         raise MoveNotFoundError(*answer.args)
@@ -272,7 +279,7 @@ def _move_list(record: GameRecord, moves: list[Move]) -> MoveList:
         **_STORAGE,
     ),
 )
-def create_move(
+async def create_move(
     game_id: GameId,
     player_id: PlayerId,
     body: MoveIn,
@@ -282,7 +289,9 @@ def create_move(
     idempotency_key: IdempotencyKey = None,
 ) -> MovePosted:
     """Post a move: drop the player's token into a column."""
-    number = store.play(
+    number = await call_store(
+        store,
+        store.play,
         game_id=game_id,
         player_id=player_id,
         column=body.column,
@@ -303,7 +312,7 @@ def create_move(
         **_STORAGE,
     ),
 )
-def read_move(
+async def read_move(
     game_id: GameId,
     move_number: Annotated[
         int, Path(ge=0, le=MAX_STORED_INTEGER, description="From 0, quits included.")
@@ -311,7 +320,7 @@ def read_move(
     store: StoreDep,
 ) -> MoveOut:
     """Return the move."""
-    record, move = store.read_move(game_id, move_number)
+    record, move = await call_store(store, store.read_move, game_id, move_number)
     return _move_out(record, move)
 
 
@@ -331,7 +340,7 @@ def read_move(
         ),
     },
 )
-def delete_player(
+async def delete_player(
     game_id: GameId,
     player_id: PlayerId,
     store: StoreDep,
@@ -340,7 +349,9 @@ def delete_player(
     idempotency_key: IdempotencyKey = None,
 ) -> Response:
     """Player quits from game; the last player left wins."""
-    store.quit(
+    await call_store(
+        store,
+        store.quit,
         game_id=game_id,
         player_id=player_id,
         token=_bearer(authorization),

@@ -90,12 +90,42 @@ def test_notify_of_an_unwatched_game_costs_no_hop_to_the_loop() -> None:
             hub.notify(GAME)
             hub.notify_many([GAME, OTHER])
             with hub.watch(GAME):
-                hub.notify(GAME)
+                poster = threading.Thread(target=hub.notify, args=(GAME,))
+                poster.start()  # From a worker thread: one hop.
+                poster.join()
         finally:
             loop.call_soon_threadsafe = original  # type: ignore[method-assign]
         return hops
 
     assert run(scenario()) == 1
+
+
+def test_notify_on_the_loop_wakes_its_waiters_without_a_hop() -> None:
+    async def scenario() -> tuple[bool, int]:
+        hub = await bound_hub()
+        loop = asyncio.get_running_loop()
+        hops = 0
+        original = loop.call_soon_threadsafe
+
+        def counted(*args: object, **kwargs: object) -> object:
+            nonlocal hops
+            hops += 1
+            return original(*args, **kwargs)  # type: ignore[arg-type]
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        try:
+            with hub.watch(GAME) as watched:
+                seen = watched.generation
+                waiter = asyncio.ensure_future(hub.changed(watched, seen, 5))
+                while not watched.futures:
+                    await asyncio.sleep(0)
+                hub.notify(GAME)  # A move stored on the loop (SQLite's quick calls).
+                woken = await waiter
+        finally:
+            loop.call_soon_threadsafe = original  # type: ignore[method-assign]
+        return woken, hops
+
+    assert run(scenario()) == (True, 0)
 
 
 def test_the_games_entry_goes_when_nobody_watches() -> None:
