@@ -11,8 +11,8 @@ try:
     import uvicorn
 
     from .errors import StorageError
-    from .guards import GuardedH11Protocol
-    from .limits import KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS, MAX_HEADER_BYTES, WINNER_WAITING
+    from .guards import GuardedHttpToolsProtocol
+    from .limits import KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS, WINNER_WAITING
     from .main import create_app
     from .push_server import WakingServer, raise_open_files
     from .storage import DB_ENVIRONMENT, DEFAULT_DB, is_postgres_url
@@ -114,10 +114,10 @@ def main(argv: list[str] | None = None) -> None:
     except StorageError as error:
         print(f"python -m connect_four.service: cannot open the database: {error}", file=sys.stderr)
         sys.exit(1)
-    protocol: type[GuardedH11Protocol] = GuardedH11Protocol
+    protocol: type[GuardedHttpToolsProtocol] = GuardedHttpToolsProtocol
     if args.header_timeout is not None:
 
-        class TimedProtocol(GuardedH11Protocol):
+        class TimedProtocol(GuardedHttpToolsProtocol):
             header_timeout = args.header_timeout
 
         protocol = TimedProtocol
@@ -141,7 +141,7 @@ def _serve(
     port: int,
     fd: int | None,
     access_log: bool,
-    protocol: type[GuardedH11Protocol],
+    protocol: type[GuardedHttpToolsProtocol],
     max_connections: int = MAX_CONNECTIONS,
 ) -> None:
     """uvicorn with the service's limits on connections, headers and idle time."""
@@ -152,7 +152,6 @@ def _serve(
         access_log=access_log,
         http=protocol,
         timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
-        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
         limit_concurrency=max_connections,
     )
     # Waiting requests answer at once when the server stops, instead of

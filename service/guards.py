@@ -7,10 +7,12 @@ a response is sent, and any byte received cancels it):
 - :class:`RequestLimits`, an ASGI middleware: headers over their size limit
   are 431, a body over its size limit is 413, one not sent within its time
   limit (a body shorter than its declared length, or trickled in) is 408.
-- :class:`GuardedH11Protocol`, uvicorn's h11 protocol with a deadline for
-  the request line and headers: a connection that has not sent them in
-  time is closed. Its 400 for a request it cannot parse (headers over
-  the size limit, say) has the service's JSON error shape.
+- :class:`GuardedHttpToolsProtocol`, uvicorn's httptools protocol (a C
+  parser: a fifth less CPU per request than the pure-Python h11's) with a
+  deadline and a size limit for the request line and headers: a
+  connection that has not sent them in time is closed, one whose head
+  grows past the limit unfinished is refused. Its 400 for a request it
+  cannot parse has the service's JSON error shape.
 """
 
 from __future__ import annotations
@@ -20,15 +22,23 @@ import json
 import time
 from typing import Any
 
-import h11
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from .error_table import HTTP_CODES, error_response
 from .limits import BODY_TIMEOUT, HEADER_TIMEOUT, MAX_BODY_BYTES, MAX_HEADER_BYTES
 
-__all__ = ["RequestLimits", "BodyTooLargeError", "BodyTimeoutError", "GuardedH11Protocol"]
+__all__ = [
+    "RequestLimits",
+    "BodyTooLargeError",
+    "BodyTimeoutError",
+    "GuardedHttpToolsProtocol",
+    "INCOMPLETE_REQUEST",
+]
+
+INCOMPLETE_REQUEST = "Invalid HTTP request received."
+"""The 400's detail for a request that cannot be parsed (uvicorn's own words for it)."""
 
 
 class BodyTooLargeError(HTTPException):
@@ -70,8 +80,8 @@ class RequestLimits:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        # uvicorn's h11 limit only bounds headers still incomplete in its
-        # buffer; headers that arrive in one read are counted here.
+        # The protocol only bounds a head still incomplete (its buffer);
+        # one that arrives whole is counted here.
         header_bytes = len(scope.get("raw_path", b"")) + sum(
             len(name) + len(value) + 4 for name, value in scope["headers"]
         )
@@ -115,23 +125,47 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
-class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol, closing connections that are slow to send a request's headers.
+class GuardedHttpToolsProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol, bounding the time and bytes a request's head may take.
 
-    The deadline starts when the connection opens and again when each
-    response is complete; it passes harmlessly once the next request's
-    headers are in.
+    A connection that has not sent a request's line and headers within
+    :attr:`header_timeout` is closed; the deadline starts when the connection
+    opens and again when each response is complete, and passes harmlessly
+    once the next request's headers are in. A head still incomplete after
+    :attr:`max_head_bytes` is answered 400 and closed (the parser would
+    buffer it without end); one that arrives whole is the app's to refuse
+    (431, :class:`RequestLimits`).
     """
 
     header_timeout: float = HEADER_TIMEOUT
+    max_head_bytes: int = MAX_HEADER_BYTES
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._header_deadline: asyncio.TimerHandle | None = None
+        self._awaiting_head = True
+        self._head_bytes = 0
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._arm_header_deadline()
+
+    def data_received(self, data: bytes) -> None:
+        if self._awaiting_head:
+            self._head_bytes += len(data)
+        super().data_received(data)
+        if self._awaiting_head and self._head_bytes > self.max_head_bytes:
+            if not self.transport.is_closing():
+                self.send_400_response(INCOMPLETE_REQUEST)
+
+    def on_headers_complete(self) -> None:
+        self._awaiting_head = False
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self._awaiting_head = True
+        self._head_bytes = 0
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -143,19 +177,12 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_lost(exc)
 
     def send_400_response(self, msg: str) -> None:
-        """An unparseable request (bad request line, headers too large): 400, in the one shape."""
+        """An unparseable request (bad request line, head too large): 400, in the one shape."""
         body = json.dumps({"error": HTTP_CODES[400], "detail": msg}, separators=(",", ":")).encode()
-        headers = [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-            (b"connection", b"close"),
-        ]
-        for event in (
-            h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
-            h11.Data(data=body),
-            h11.EndOfMessage(),
-        ):
-            self.transport.write(self.conn.send(event) or b"")
+        self.transport.write(
+            b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
+            b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body)
+        )
         self.transport.close()
 
     def _arm_header_deadline(self) -> None:

@@ -132,6 +132,21 @@ def test_headers_over_their_limit_are_refused_in_the_json_shape(
     assert b'"error":' in answer
 
 
+def test_a_head_growing_past_its_limit_unfinished_is_refused_in_the_json_shape(
+    start_server: StartServer,
+) -> None:
+    server = start_server(None, *FAST_TIMEOUTS)
+    with connect(server.url) as sock:  # Never finished: the parser must not buffer it all.
+        sock.sendall(b"GET /drop_token HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 10_000)
+        sock.sendall(b"a" * 10_000)
+        answer = read_all(sock)
+    body = b'{"error":"malformed_request","detail":"Invalid HTTP request received."}'
+    assert answer == (
+        b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
+        b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body)
+    )
+
+
 def test_a_flood_of_costly_winner_checks_never_refuses_or_fails_a_move(
     start_server: StartServer,
 ) -> None:
