@@ -41,6 +41,7 @@ __all__ = [
     "MAX_RESPONSE_BYTES",
     "MOVES_PAGE",
     "TIMEOUT",
+    "OLD_MAX_WAIT",
     "GameAddress",
     "CreatedGame",
     "GameInfo",
@@ -60,6 +61,9 @@ MOVES_PAGE = 500
 
 TIMEOUT = 5.0
 """Seconds one request may take, connecting and reading, before it counts as unanswered."""
+
+OLD_MAX_WAIT = 60.0
+"""The longest wait for moves a service of before 300 s waits takes (it refuses more: 400)."""
 
 # Statuses of a proxy or a service that is (re)starting or overloaded: the
 # same request may succeed later.
@@ -235,6 +239,8 @@ class DropTokenClient:
         )
         # Whether the service may be asked to wait for moves (a long poll).
         self.waits = True
+        # The longest wait the service takes, once it refused a longer one.
+        self.max_wait: float | None = None
 
     def create_game(self, players: list[str], rows: int, columns: int) -> CreatedGame:
         """Create a game for ``players`` in turn order, asking for one token per player."""
@@ -301,12 +307,16 @@ class DropTokenClient:
 
         With ``wait``, the service holds the request up to that many seconds
         until there is a move (a long poll), where it can: a service that
-        refuses ``wait`` (400) is asked without it from then on
-        (:attr:`waits` turns False), and one that ignores it answers at once.
+        refuses a wait over :data:`OLD_MAX_WAIT` (400) is asked that long
+        from then on (:attr:`max_wait`), one that refuses ``wait`` at all is
+        asked without it (:attr:`waits` turns False), and one that ignores
+        it answers at once.
         """
         path = f"{_game_path(game_id)}/moves"
         query = {"start": str(start), "until": str(start + MOVES_PAGE - 1)}
         waiting = wait is not None and self.waits
+        if wait is not None and self.max_wait is not None:
+            wait = min(wait, self.max_wait)
         if wait is not None and waiting:
             query["wait"] = f"{wait:g}"
         try:
@@ -322,6 +332,9 @@ class DropTokenClient:
             if refusal.code == "move_not_found":
                 return []
             if waiting and refusal.status == 400:
+                if wait is not None and wait > OLD_MAX_WAIT:
+                    self.max_wait = OLD_MAX_WAIT  # A service of before 300 s waits.
+                    return self.read_moves(game_id, start, OLD_MAX_WAIT)
                 self.waits = False  # An older service, or another limit: ask plainly.
                 return self.read_moves(game_id, start)
             raise

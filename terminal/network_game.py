@@ -60,12 +60,12 @@ __all__ = [
 INSTALLED_COMMAND = "connect-four"
 """The game's command when installed with pip (pyproject.toml's [project.scripts])."""
 
-PUSH_WAIT = 30.0
+PUSH_WAIT = 300.0
 """Seconds one read of the move list asks the service to wait for the friend's move.
 
 The service answers as soon as the move is stored (a long poll): the
 move shows at once, and a friend thinking for minutes costs a request
-every half minute."""
+every five minutes (a service that takes at most 60 s is asked for 60)."""
 
 POLL_SECONDS = 1.0
 """Pause between two reads of the move list when the service does not wait (an older one)."""
@@ -449,7 +449,8 @@ def _wait_for_news(
         news = yield from patience.call(lambda: client.read_moves(game_id, start, PUSH_WAIT))
         if news:
             return news
-        if not client.waits or time.monotonic() - began < PUSH_WAIT / 2:
+        asked = PUSH_WAIT if client.max_wait is None else min(PUSH_WAIT, client.max_wait)
+        if not client.waits or time.monotonic() - began < asked / 2:
             yield Wait(POLL_SECONDS)
 
 

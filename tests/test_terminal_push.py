@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 
 from connect_four.terminal import network_game
-from connect_four.terminal.network import DropTokenClient, RemoteMove
+from connect_four.terminal.network import OLD_MAX_WAIT, DropTokenClient, RemoteMove
 from connect_four.terminal.options import parse_options
 from connect_four.terminal.session import converse
 from connect_four.terminal.steps import Ask, Show, Wait
@@ -62,14 +62,20 @@ class _OldService:
     """A service on 127.0.0.1 of one game where ann played 3 and bob 4, answering reads as told.
 
     ``board``: extra keys of the game's state (``rows``, ``columns``), as
-    newer services tell them. ``refuses_wait``: a ``wait`` in the query is a 400, as a service that
+    newer services tell them. ``max_wait``: a longer ``wait`` is a 400, as
+    services of before 300 s waits answer one over 60 s. ``refuses_wait``: a ``wait`` in the query is a 400, as a service that
     checks its parameters strictly might answer. Otherwise ``wait`` is
     ignored, as the seed's service does: the first ``empty_reads`` reads
     of move 2 answer 404 at once, the next ones ann's move 5.
     """
 
     def __init__(
-        self, *, refuses_wait: bool, empty_reads: int, board: dict[str, int] | None = None
+        self,
+        *,
+        refuses_wait: bool,
+        empty_reads: int,
+        board: dict[str, int] | None = None,
+        max_wait: float | None = None,
     ) -> None:
         self.paths: list[str] = []
         answered = [0]
@@ -93,6 +99,11 @@ class _OldService:
                     )
                 elif refuses_wait and "wait=" in self.path:
                     self._send(400, {"error": "malformed_request", "detail": "query.wait: no"})
+                elif (
+                    max_wait is not None
+                    and float(self.path.partition("wait=")[2].partition("&")[0] or 0) > max_wait
+                ):
+                    self._send(400, {"error": "malformed_request", "detail": "query.wait: max"})
                 elif "start=2&" not in self.path:  # past ann's move 5: nothing more
                     self._send(404, {"error": "move_not_found", "detail": "no such move"})
                 else:
@@ -136,6 +147,16 @@ def test_a_service_refusing_wait_is_asked_without_it_from_then_on() -> None:
     assert "wait=30" in reads[0]
     assert all("wait" not in path for path in reads[1:]) and len(reads) == 3
     assert client.waits is False
+
+
+def test_a_service_of_one_minute_waits_is_asked_one_minute_from_then_on() -> None:
+    with _OldService(refuses_wait=False, empty_reads=1, max_wait=60) as service:
+        client = DropTokenClient(service.url)
+        assert client.read_moves("g", 2, network_game.PUSH_WAIT) == []
+        assert repr(client.read_moves("g", 2, network_game.PUSH_WAIT)) == "[RemoteMove('ann', 5)]"
+    reads = [path for path in service.paths if "start=2" in path]
+    assert [path.partition("wait=")[2] for path in reads] == ["300", "60", "60"]
+    assert (client.waits, client.max_wait) == (True, OLD_MAX_WAIT)
 
 
 @pytest.fixture

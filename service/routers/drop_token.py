@@ -240,8 +240,9 @@ async def read_moves(
     spectators alike, no token needed), the request waits up to wait
     seconds for a move numbered start or later, and answers as soon as
     there is one (or the game is over). A client that knows n moves asks
-    ?start=n&wait=60 again and again: each answer is the next moves, or
-    after 60 s of nobody moving the 404 of a start past the end.
+    ?start=n&wait=300 again and again: each answer is the next moves, or
+    after 300 s of nobody moving the 404 of a start past the end (behind a
+    proxy, a wait shorter than its idle timeout: nginx's is 60 s).
     """
     if wait is None:
         record, moves = await call_store(store, store.read_moves, game_id, start, until)

@@ -72,6 +72,24 @@ def test_a_wait_out_of_range_is_a_clear_400(
     assert "wait" in response.json()["detail"]
 
 
+def test_a_five_minute_wait_is_taken_and_a_longer_one_refused_with_the_tables_body(
+    client: TestClient, new_game: NewGame
+) -> None:
+    game_id = new_game(client)
+    assert move(client, game_id, "p1", 3).status_code == 200
+    taken = client.get(f"/drop_token/{game_id}/moves?start=0&wait=300")
+    assert (taken.status_code, taken.json()) == (
+        200,
+        {"moves": [{"type": "MOVE", "player": "p1", "column": 3}]},
+    )
+    refused = client.get(f"/drop_token/{game_id}/moves?start=0&wait=300.5")
+    assert refused.status_code == 400
+    assert refused.content == (
+        b'{"error":"malformed_request",'
+        b'"detail":"query.wait: Input should be less than or equal to 300"}'
+    )
+
+
 def test_a_move_already_there_is_answered_at_once_exactly_as_without_wait(
     client: TestClient, new_game: NewGame
 ) -> None:
