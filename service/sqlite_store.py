@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from .cache import CACHE_WEIGHT
+from .checkpoints import Checkpointer
 from .database import BUSY_TIMEOUT, Connection, pending_migrations
 from .errors import (
     StorageBusyError,
@@ -140,6 +141,8 @@ class SqliteGameStore(GameStore):
         # Writers of this process queue here rather than in SQLite's busy
         # handler, which sleeps up to 100 ms at a time between tries.
         self._write_lock = threading.Lock()
+        # Checkpoints wait for the disk: a thread of their own makes them.
+        self._checkpoints = Checkpointer(self._connection)
         super().__init__(cache_weight=cache_weight)
         self._opened = False  # Until the file is made and set up.
         try:
@@ -176,6 +179,7 @@ class SqliteGameStore(GameStore):
                 check_same_thread=False,
             )
             connection.execute("PRAGMA synchronous=NORMAL")
+            connection.execute("PRAGMA wal_autocheckpoint=0")  # The Checkpointer's job.
             connection.execute("PRAGMA foreign_keys=ON")
             if self.max_pages is not None:
                 connection.execute(f"PRAGMA max_page_count={int(self.max_pages)}")
@@ -251,6 +255,8 @@ class SqliteGameStore(GameStore):
         finally:
             if write:
                 self._write_lock.release()
+        if write:
+            self._checkpoints.committed()
 
     def _set_patience(self, connection: sqlite3.Connection) -> None:
         """Let this thread's connection wait for other processes' locks unless it may not wait.
@@ -307,7 +313,8 @@ class SqliteGameStore(GameStore):
             raise
 
     def close(self) -> None:
-        """Close every connection the store opened."""
+        """Close every connection the store opened (its checkpoints' thread first)."""
+        self._checkpoints.close()
         with self._lock:
             for connection in self._connections:
                 connection.close()
