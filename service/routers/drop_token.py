@@ -100,7 +100,8 @@ Wait = Annotated[
             f"Seconds to wait for news, more than 0 and at most {MAX_WAIT:g}: the answer "
             "comes as soon as the game has a move numbered start or later (a quit counts; "
             "start 0 if not given) or is over, else when the time is up, and is then what "
-            "the same request without wait answers at that moment."
+            "the same request without wait answers at that moment. Behind a proxy, ask for "
+            "less than its idle timeout (nginx's proxy_read_timeout is 60 s by default)."
         ),
     ),
 ]
