@@ -14,7 +14,7 @@ try:
     from .guards import GuardedHttpToolsProtocol
     from .limits import KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS, WINNER_WAITING
     from .main import create_app
-    from .push_server import WakingServer, raise_open_files
+    from .push_server import WakingServer, raise_open_files, settle_memory
     from .storage import DB_ENVIRONMENT, DEFAULT_DB, is_postgres_url
     from .winner_pool import AnalysisPool, ComputerPool, WinnerPool
 except ModuleNotFoundError as missing:
@@ -121,6 +121,7 @@ def main(argv: list[str] | None = None) -> None:
             header_timeout = args.header_timeout
 
         protocol = TimedProtocol
+    settle_memory()
     try:
         _serve(
             app,

@@ -1,7 +1,9 @@
-"""What serving many waiting requests needs from the process: open files, and a prompt stop."""
+"""What serving many waiting requests needs from the process: open files, a garbage
+collector that does not scan them over and over, and a prompt stop."""
 
 from __future__ import annotations
 
+import gc
 import resource
 import socket
 
@@ -9,10 +11,28 @@ import uvicorn
 
 from .events import EventHub
 
-__all__ = ["SPARE_FILES", "WakingServer", "raise_open_files"]
+__all__ = ["SPARE_FILES", "YOUNG_COLLECTION", "WakingServer", "raise_open_files", "settle_memory"]
 
 SPARE_FILES = 200
 """Open files the process needs besides its connections (database, worker, modules)."""
+
+YOUNG_COLLECTION = 10_000
+"""Allocations between two collections of the youngest objects (Python's default: 700).
+
+Every waiting request keeps a few hundred objects alive (its scope, task,
+future, timer), and the collector scanned them again at each promotion:
+with 5,000 waiters it took some 45 % of the CPU of renewing their waits
+(0.89 ms a renewal, 0.49 ms with this; 10,000 or 50,000 alike), and 8 %
+of a move request's under load (``bench/service_load.py``). Memory is
+unchanged within a few MB: reference counting frees all but cycles."""
+
+
+def settle_memory() -> None:
+    """Leave the objects made at start-up out of every collection, and collect the young less often."""
+    gc.collect()
+    gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION, middle, old)
 
 
 def raise_open_files(connections: int) -> int:
