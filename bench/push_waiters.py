@@ -3,7 +3,7 @@
 Starts ``python -m connect_four.service`` (SQLite, access log off) on a free port of
 127.0.0.1, creates ``--games`` games, and opens ``--waiters`` connections
 spread evenly over them from ``--processes`` client processes (asyncio raw
-sockets), each sending ``GET /drop_token/{gameId}/moves?start=0&wait=60``.
+sockets), each sending ``GET /drop_token/{gameId}/moves?start=0&wait=300``.
 Once every request is out and the server's CPU has settled, it measures:
 
 - the server process's CPU while nobody moves, over ``--idle`` seconds
@@ -20,6 +20,12 @@ children's) to fit; it prints the machine's limits and load with the figures.
 
     nice -n 10 python -m bench.push_waiters --waiters 10000 --games 1000
     nice -n 10 python -m bench.push_waiters --waiters 2000 --games 1   # spectators of one game
+    python -m bench.push_waiters --waiters 5000 --games 500 --wait 10 --idle 20   # renewals
+
+With a ``--wait`` shorter than ``--idle``, the waits run out and are
+renewed during the idle measure: it then also prints the CPU one renewal
+costs (the idle cost counted in, so a little more) and what renewing
+waits of 300 s would cost ``--waiters`` clients.
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 REPOSITORY = Path(__file__).resolve().parents[1]
-WAIT = 60
+WAIT = 300
 """Seconds each waiting request asks for (``--wait``): by default the bench ends before."""
 
 CONNECTING_AT_ONCE = 64
@@ -351,6 +357,13 @@ def main() -> None:
         f"server CPU while nobody moves: {100 * figures.idle_cpu:.2f} % of one core, "
         f"waits renewed after a time-out: {figures.renewals:.0f}/s"
     )
+    if figures.renewals > 0:
+        per_renewal = figures.idle_cpu / figures.renewals
+        steady = figures.waiters / WAIT * per_renewal
+        print(
+            f"CPU per renewed wait: {1000 * per_renewal:.2f} ms (idle cost included); "
+            f"{figures.waiters} waiters renewing {WAIT} s waits: {100 * steady:.1f} % of one core"
+        )
     print(f"moves posted: {len(ms)}, deliveries {figures.deliveries} of {figures.expected}")
     print(
         f"until 99 % of a game's waiters had its move: median {percentile(ms, 0.5):.1f} ms, "
