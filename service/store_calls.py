@@ -16,11 +16,10 @@ runs in a worker thread.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
-from anyio import to_thread
+from starlette.concurrency import run_in_threadpool
 
 from .repository import GameStore, WouldWaitError
 
@@ -40,4 +39,4 @@ async def call_store(
                 return call(*args, **kwargs)
             except WouldWaitError:
                 pass  # A lock is held: wait for it in a worker thread instead.
-    return await to_thread.run_sync(functools.partial(call, *args, **kwargs))
+    return await run_in_threadpool(call, *args, **kwargs)
