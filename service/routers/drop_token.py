@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query, Response, status
+from starlette.concurrency import run_in_threadpool
 
 from connect_four.engine import Move
 
@@ -146,7 +147,8 @@ async def read_games(
 ) -> GameList:
     """Return all in-progress games, oldest first; with limit or after, one page of them."""
     if limit is None and after is None:
-        return GameList(games=await call_store(store, store.in_progress_game_ids))
+        # As many rows as games in progress, however many: never on the event loop.
+        return GameList(games=await run_in_threadpool(store.in_progress_game_ids))
     games, following = await call_store(
         store, store.in_progress_page, after=after or 0, limit=limit or MAX_PAGE
     )
