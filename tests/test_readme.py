@@ -42,13 +42,13 @@ def test_ci_runs_the_fast_subset_the_readme_names() -> None:
 
 @pytest.mark.parametrize(("markers", "per_core"), [("", 2), ("not slow", 1), ("not  slow", 1)])
 def test_auto_starts_the_workers_per_core_the_readme_says(
-    markers: str, per_core: int, monkeypatch: pytest.MonkeyPatch
+    markers: str, per_core: int, monkeypatch: pytest.MonkeyPatch, pytestconfig: pytest.Config
 ) -> None:
     """Two workers per core for the whole suite, one for the fast subset (conftest.py)."""
     import os
 
-    import conftest
-
+    # The root conftest.py as pytest loaded it ("import conftest" may find another's).
+    conftest = pytestconfig.pluginmanager.get_plugin(str(ROOT / "conftest.py"))
     monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
 
     assert "two workers per\ncore (`-n auto`)" in README and "runs one worker per core" in README
