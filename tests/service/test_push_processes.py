@@ -43,15 +43,22 @@ class Waiter(threading.Thread):
 
     def settled(self) -> Waiter:
         """Start, and return once the request has been out for SETTLE seconds."""
-        self.start()
-        self.join(timeout=SETTLE)
-        assert self.is_alive(), f"answered at once: {self.response and self.response.text}"
-        return self
+        return settled(self)[0]
 
     def result(self) -> httpx.Response:
         self.join(timeout=60)
         assert self.response is not None
         return self.response
+
+
+def settled(*waiters: Waiter) -> tuple[Waiter, ...]:
+    """Start the waiters together; return once their requests have been out for SETTLE seconds."""
+    for waiter in waiters:
+        waiter.start()
+    for waiter in waiters:
+        waiter.join(timeout=max(waiter.sent + SETTLE - time.monotonic(), 0))
+        assert waiter.is_alive(), f"answered at once: {waiter.response and waiter.response.text}"
+    return waiters
 
 
 def post_move(server: Server, game_id: str, player: str, column: int) -> float:
@@ -70,10 +77,12 @@ def test_a_move_posted_to_one_process_wakes_a_waiter_on_another(
     with httpx.Client(base_url=first.url) as client:
         game_id = new_game(client)
     for number, (player, column) in enumerate([("p1", 0), ("p2", 1), ("p1", 0)]):
-        waiters = [
-            Waiter(f"{server.url}/drop_token/{game_id}/moves?start={number}&wait=30").settled()
-            for server in (second, first)
-        ]
+        waiters = settled(
+            *(
+                Waiter(f"{server.url}/drop_token/{game_id}/moves?start={number}&wait=30")
+                for server in (second, first)
+            )
+        )
         posted = post_move(first, game_id, player, column)
         for waiter in waiters:
             response = waiter.result()
