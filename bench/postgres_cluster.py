@@ -51,7 +51,28 @@ class Cluster:
         self.run_as = run_as
         self.durable = durable
         self._numbers = itertools.count()
-        self._games_made = False
+        self._made: set[str] = set()
+
+    def description(self) -> dict[str, object]:
+        """What another process needs to use this running cluster (see :meth:`described`)."""
+        return {
+            "folder": str(self.folder),
+            "pg_ctl": self.pg_ctl,
+            "run_as": self.run_as,
+            "durable": self.durable,
+        }
+
+    @classmethod
+    def described(cls, description: dict[str, object]) -> Cluster:
+        """The running cluster another process described with :meth:`description`."""
+        run_as = description["run_as"]
+        assert isinstance(run_as, list)
+        return cls(
+            Path(str(description["folder"])),
+            str(description["pg_ctl"]),
+            [str(word) for word in run_as],
+            bool(description["durable"]),
+        )
 
     def url(self, database: str) -> str:
         """The URL of ``database``, reached through the cluster's socket folder."""
@@ -70,7 +91,7 @@ class Cluster:
         settings = [
             "-c listen_addresses=''",
             f"-c unix_socket_directories='{self.folder}'",
-            "-c max_connections=300",
+            "-c max_connections=1000",  # tests of several processes may share one cluster
             "-c shared_buffers=32MB",
         ]
         if not self.durable:
@@ -106,23 +127,24 @@ class Cluster:
         self.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
 
-    def empty_database(self) -> str:
-        """The URL of the cluster's database ``games``, emptied: cheaper than a new one.
+    def empty_database(self, name: str = "games") -> str:
+        """The URL of the cluster's database ``name``, emptied: cheaper than a new one.
 
         Connections left from the previous user are ended first, so none
-        holds a lock on what is dropped.
+        holds a lock on what is dropped. Processes that share the cluster
+        each use a name of their own.
         """
-        if not self._games_made:
-            self.execute('CREATE DATABASE "games"')
-            self._games_made = True
+        if name not in self._made:
+            self.execute(f'DROP DATABASE IF EXISTS "{name}"', f'CREATE DATABASE "{name}"')
+            self._made.add(name)
         self.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = 'games' AND pid <> pg_backend_pid()",
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()",
             "DROP SCHEMA public CASCADE",
             "CREATE SCHEMA public",
-            database="games",
+            database=name,
         )
-        return self.url("games")
+        return self.url(name)
 
     def remove(self) -> None:
         """Stop the server and delete its folder."""

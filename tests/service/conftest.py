@@ -8,9 +8,12 @@ started once per session.
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import subprocess
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -21,20 +24,83 @@ from bench.postgres_cluster import Cluster, ClusterUnavailable, start_cluster
 from connect_four.service.main import create_app
 from server_support import REPOSITORY, Database, Server
 
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+"""This process's name among pytest-xdist's workers ("main" without xdist)."""
+
+
+@contextmanager
+def _locked(folder: Path) -> Iterator[Path]:
+    """Hold the lock that the session's processes take to share a cluster; its record's path."""
+    with open(folder / "postgres.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield folder / "postgres.json"
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@contextmanager
+def _shared_cluster(folder: Path) -> Iterator[Cluster]:
+    """The session's one cluster, shared by every worker: started by the first, removed by the last.
+
+    An initdb and a server for each worker cost each a second and a half of
+    CPU; the record in ``folder`` says where the cluster runs and how many
+    workers use it.
+    """
+    with _locked(folder) as record:
+        if record.exists():
+            known = json.loads(record.read_text())
+            cluster, users = Cluster.described(known["cluster"]), known["users"] + 1
+        else:
+            cluster, users = start_cluster(), 1
+        record.write_text(json.dumps({"cluster": cluster.description(), "users": users}))
+    try:
+        yield cluster
+    finally:
+        with _locked(folder) as record:
+            known = json.loads(record.read_text())
+            if known["users"] == 1:
+                cluster.remove()
+                record.unlink()
+            else:
+                known["users"] -= 1
+                record.write_text(json.dumps(known))
+
+
+def _unavailable(reason: ClusterUnavailable) -> None:
+    """Skip the PostgreSQL tests on a developer's machine, saying why; fail them on CI (``CI=true``)."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"PostgreSQL tests cannot run on CI: {reason}", pytrace=False)
+    pytest.skip(f"PostgreSQL tests skipped: {reason} (CI installs the server and runs them)")
+
 
 @pytest.fixture(scope="session")
-def postgres_cluster() -> Iterator[Cluster]:
-    """A PostgreSQL server of its own for the session.
+def postgres_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """A PostgreSQL server for the session, one for all of xdist's workers.
 
-    Without a server (or the driver) the PostgreSQL tests skip, saying why,
-    on a developer's machine; on CI (``CI=true``) they fail: there they must run.
+    Each worker keeps to its own databases (named after it). Without a
+    server (or the driver) the PostgreSQL tests skip, saying why, on a
+    developer's machine; on CI (``CI=true``) they fail: there they must run.
     """
+    # The workers' temporary folders share a parent; a run without xdist has its own.
+    folder = (
+        tmp_path_factory.getbasetemp().parent if WORKER != "main" else tmp_path_factory.mktemp("pg")
+    )
+    try:
+        with _shared_cluster(folder) as cluster:
+            yield cluster
+    except ClusterUnavailable as reason:
+        _unavailable(reason)
+
+
+@pytest.fixture
+def own_postgres_cluster() -> Iterator[Cluster]:
+    """A PostgreSQL server for one test alone: one it may stop and start."""
     try:
         cluster = start_cluster()
     except ClusterUnavailable as reason:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL tests cannot run on CI: {reason}", pytrace=False)
-        pytest.skip(f"PostgreSQL tests skipped: {reason} (CI installs the server and runs them)")
+        _unavailable(reason)
+        raise  # not reached: _unavailable skips or fails
     try:
         yield cluster
     finally:
@@ -47,7 +113,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
     if request.param == "sqlite":
         return tmp_path / "games.db"
     cluster: Cluster = request.getfixturevalue("postgres_cluster")
-    return cluster.empty_database()
+    return cluster.empty_database(f"games_{WORKER}")
 
 
 @pytest.fixture

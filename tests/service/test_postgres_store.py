@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,23 +49,14 @@ def move(client: TestClient, game_id: str, number: int) -> Any:
     )
 
 
-@pytest.fixture
-def restart_after(postgres_cluster: Cluster) -> Iterator[Cluster]:
-    """The session's cluster, started again after the test whatever happens."""
-    try:
-        yield postgres_cluster
-    finally:
-        try:
-            postgres_cluster.start()
-        except subprocess.CalledProcessError:
-            pass  # It was running already.
-
-
 def test_a_stopped_server_is_503_storage_unavailable_then_the_service_recovers(
-    postgres: str, restart_after: Cluster
+    own_postgres_cluster: Cluster,
 ) -> None:
+    """On a cluster of the test's own: the session's serves other workers' tests meanwhile."""
     from connect_four.service.postgres_store import PostgresGameStore
 
+    cluster = own_postgres_cluster
+    postgres = cluster.empty_database()
     app = create_app(postgres)
     with TestClient(app) as client:
         # A short wait for a connection, so each refusal comes within a second.
@@ -73,11 +64,11 @@ def test_a_stopped_server_is_503_storage_unavailable_then_the_service_recovers(
         app.state.store = PostgresGameStore(postgres, connect_timeout=1)
         game_id = client.post("/drop_token", json=NEW_GAME).json()["gameId"]
         assert move(client, game_id, 0).status_code == 200
-        restart_after.stop()
+        cluster.stop()
         assert_storage_error(move(client, game_id, 1), "storage_unavailable")
         assert_storage_error(client.get(f"/drop_token/{game_id}"), "storage_unavailable")
         assert_storage_error(client.post("/drop_token", json=NEW_GAME), "storage_unavailable")
-        restart_after.start()
+        cluster.start()
         # The pool reconnects by itself; until it has, requests stay 503.
         for _ in range(200):
             response = move(client, game_id, 1)
