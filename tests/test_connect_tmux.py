@@ -50,8 +50,13 @@ EXIT_MARK = "[connect.py ended with status "
 
 
 def run_in_pane(command: str) -> str:
-    """A pane's shell command: ``command``, then a line with its exit status."""
-    return f'{command}; echo "{EXIT_MARK}$?]"'
+    """A pane's shell command: ``command``, then a line with its exit status.
+
+    The shell then sleeps until the tmux server ends with the test: a pane
+    whose process exits may lose its last lines (tmux can mark it dead
+    before it has read them all), which a busy machine once showed.
+    """
+    return f'{command}; echo "{EXIT_MARK}$?]"; exec sleep 86400'
 
 
 class Tmux:
