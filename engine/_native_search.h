@@ -212,6 +212,38 @@ static inline int popcount(bitboard x)
 #endif
 }
 
+/* Inlined wherever it is called (the search's specialised bodies, see
+ * negamax_shaped); a plain inline elsewhere. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* Whether a chain of `connect` fits the board at all (a column holds
+ * height - 1 stones, a row `columns`). */
+static inline int chain_fits(int height, int connect, int columns)
+{
+    return connect <= (height - 1 > columns ? height - 1 : columns);
+}
+
+/* The cells that complete a chain of four `stones` in a column of `height`
+ * bits, empty or not: Layout.winning_cells' terms for four, unrolled. With
+ * a constant height (a specialised search) every shift is a constant. */
+static ALWAYS_INLINE bitboard chains_of_four(bitboard stones, const int height)
+{
+    bitboard r = (stones << 1) & (stones << 2) & (stones << 3);
+    const unsigned ds[3] = {(unsigned)height, (unsigned)height + 1u, (unsigned)height - 1u};
+    for (int n = 0; n < 3; n++) {
+        const unsigned d = ds[n];
+        bitboard a1 = shift_left(stones, d), b1 = shift_right(stones, d);
+        bitboard a2 = a1 & shift_left(stones, 2 * d), b2 = b1 & shift_right(stones, 2 * d);
+        bitboard a3 = a2 & shift_left(stones, 3 * d), b3 = b2 & shift_right(stones, 3 * d);
+        r |= a3 | b3 | (a1 & b2) | (a2 & b1);
+    }
+    return r;
+}
+
 /* The empty cells that would complete a chain of `stones`, as
  * Layout.winning_cells: for each line direction d, an empty cell wins when
  * the a cells before it and the b cells after it are stones, a + b =
@@ -221,20 +253,7 @@ static bitboard winning_cells(const Search *s, bitboard stones, bitboard mask)
     const int k = s->connect;
     if (k == 1) return s->board & ~mask;
     if (!s->winnable) return 0;
-    if (k == 4) {
-        /* The usual game, unrolled: the same terms as the loop below. */
-        bitboard r = (stones << 1) & (stones << 2) & (stones << 3);
-        const unsigned ds[3] = {(unsigned)s->height, (unsigned)s->height + 1u,
-                                (unsigned)s->height - 1u};
-        for (int n = 0; n < 3; n++) {
-            const unsigned d = ds[n];
-            bitboard a1 = shift_left(stones, d), b1 = shift_right(stones, d);
-            bitboard a2 = a1 & shift_left(stones, 2 * d), b2 = b1 & shift_right(stones, 2 * d);
-            bitboard a3 = a2 & shift_left(stones, 3 * d), b3 = b2 & shift_right(stones, 3 * d);
-            r |= a3 | b3 | (a1 & b2) | (a2 & b1);
-        }
-        return r & (s->board ^ mask);
-    }
+    if (k == 4) return chains_of_four(stones, s->height) & (s->board ^ mask);
     bitboard r = ~(bitboard)0;
     for (int j = 1; j < k; j++) r &= shift_left(stones, (unsigned)j);
     const unsigned ds[3] = {(unsigned)s->height, (unsigned)s->height + 1u,
@@ -251,6 +270,17 @@ static bitboard winning_cells(const Search *s, bitboard stones, bitboard mask)
         for (int a = 1; a < k - 1; a++) r |= before[a] & after[k - 1 - a];
     }
     return r & (s->board ^ mask);
+}
+
+/* winning_cells for a board of this shape: inlined, with constant shifts,
+ * for four in a row; every other chain length calls the general loop. */
+static ALWAYS_INLINE bitboard winning_cells_shaped(const Search *s, bitboard stones,
+                                                   bitboard mask, const int height,
+                                                   const int connect, const int columns)
+{
+    if (connect == 4 && chain_fits(height, connect, columns))
+        return chains_of_four(stones, height) & (s->board ^ mask);
+    return winning_cells(s, stones, mask);
 }
 
 /* --- Transposition table ------------------------------------------------- */
@@ -423,11 +453,23 @@ static void helper_order(const Worker *w, Child *children, int n, int moves)
     memcpy(children, rotated, (size_t)n * sizeof(Child));
 }
 
+typedef int (*Negamax)(Worker *w, bitboard current, bitboard mask, int moves, int alpha,
+                       int beta, bitboard threats);
+
 /* connect_four.engine.exact's negamax: the exact score if it lies in [alpha, beta], else a
  * bound on the same side. `threats` are the winning cells of the player who
- * just moved; the player to move cannot win at once. */
-static int negamax(Worker *w, bitboard current, bitboard mask, int moves, int alpha, int beta,
-                   bitboard threats)
+ * just moved; the player to move cannot win at once.
+ *
+ * The body of every search of this file, inlined into each: the board's
+ * shape (height, connect, columns, cells) comes in as arguments, constants
+ * in a search specialised for one board (see negamax_7x6) and the Search's
+ * fields in negamax_any, and `recurse` is the search itself. With constants
+ * the compiler makes every shift of winning_cells an immediate and unrolls
+ * the loops over the columns: the same steps, fewer instructions. */
+static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard mask, int moves,
+                                        int alpha, int beta, bitboard threats,
+                                        const int height, const int connect,
+                                        const int columns, const int cells, Negamax recurse)
 {
     Search *const s = w->search;
     __atomic_store_n(&w->explored, w->explored + 1, __ATOMIC_RELAXED);
@@ -440,7 +482,6 @@ static int negamax(Worker *w, bitboard current, bitboard mask, int moves, int al
         int known;
         if (database_score(&s->database, current, mask, &known)) return known;
     }
-    const int cells = s->cells;
     bitboard possible = (mask + s->bottom) & s->board;
     const bitboard forced = possible & threats;
     if (forced) {
@@ -488,7 +529,7 @@ static int negamax(Worker *w, bitboard current, bitboard mask, int moves, int al
          * at or below -beta refutes this node before any search. Their
          * slots were asked for above; the first in centre-first order wins. */
         const bitboard base = (current ^ mask) + mask;
-        for (int i = 0; i < s->columns; i++) {
+        for (int i = 0; i < columns; i++) {
             const bitboard cell = possible & s->ordered[i];
             if (!cell) continue;
             bitboard child_quotient;
@@ -502,10 +543,11 @@ static int negamax(Worker *w, bitboard current, bitboard mask, int moves, int al
     /* Most threats first; ties keep the centre-first order. */
     Child children[MAX_COLUMNS];
     int n = 0;
-    for (int i = 0; i < s->columns; i++) {
+    for (int i = 0; i < columns; i++) {
         const bitboard cell = possible & s->ordered[i];
         if (!cell) continue;
-        const bitboard ours = winning_cells(s, current | cell, mask | cell);
+        const bitboard ours =
+            winning_cells_shaped(s, current | cell, mask | cell, height, connect, columns);
         const int count = popcount(ours);
         int j = n++;
         while (j > 0 && children[j - 1].count < count) {
@@ -536,7 +578,7 @@ static int negamax(Worker *w, bitboard current, bitboard mask, int moves, int al
                     continue;
                 }
                 __atomic_store_n(mark, key, __ATOMIC_RELAXED);
-                const int score = -negamax(w, opponent, child_mask, moves + 1, -beta, -alpha,
+                const int score = -recurse(w, opponent, child_mask, moves + 1, -beta, -alpha,
                                            children[i].ours);
                 uint64_t expected = key;
                 __atomic_compare_exchange_n(mark, &expected, 0, 0, __ATOMIC_RELAXED,
@@ -554,7 +596,7 @@ static int negamax(Worker *w, bitboard current, bitboard mask, int moves, int al
     }
 #endif
     for (int i = 0; i < n; i++) {
-        const int score = -negamax(w, opponent, mask | children[i].cell, moves + 1, -beta,
+        const int score = -recurse(w, opponent, mask | children[i].cell, moves + 1, -beta,
                                    -alpha, children[i].ours);
         if (w->aborted) return 0;
         if (score >= beta) {
@@ -565,6 +607,46 @@ static int negamax(Worker *w, bitboard current, bitboard mask, int moves, int al
     }
     table_store(s, slot, quotient, ((alpha + CODE_OFFSET) << 1) | 1);
     return alpha;
+}
+
+/* The search of any board. */
+static int negamax_any(Worker *w, bitboard current, bitboard mask, int moves, int alpha, int beta,
+                       bitboard threats)
+{
+    const Search *s = w->search;
+    return negamax_shaped(w, current, mask, moves, alpha, beta, threats, s->height, s->connect,
+                          s->columns, s->cells, negamax_any);
+}
+
+#if BITBOARD_BITS == 64
+/* The search of the 7 x 6 board with four in a row (Pons' benchmarks, the
+ * book), its shape constant. */
+static int negamax_7x6(Worker *w, bitboard current, bitboard mask, int moves, int alpha, int beta,
+                       bitboard threats)
+{
+    return negamax_shaped(w, current, mask, moves, alpha, beta, threats, 7, 4, 7, 42,
+                          negamax_7x6);
+}
+
+/* The search of the 5 x 8 board with four in a row (the game's default). */
+static int negamax_5x8(Worker *w, bitboard current, bitboard mask, int moves, int alpha, int beta,
+                       bitboard threats)
+{
+    return negamax_shaped(w, current, mask, moves, alpha, beta, threats, 6, 4, 8, 40,
+                          negamax_5x8);
+}
+#endif
+
+/* The search for the board of `s`: a specialised one where there is one. */
+static Negamax negamax_for(const Search *s)
+{
+#if BITBOARD_BITS == 64
+    if (s->connect == 4 && s->height == 7 && s->columns == 7 && s->cells == 42)
+        return negamax_7x6;
+    if (s->connect == 4 && s->height == 6 && s->columns == 8 && s->cells == 40)
+        return negamax_5x8;
+#endif
+    return negamax_any;
 }
 
 /* --- Python ints and bitboards ---------------------------------------------- */
@@ -676,7 +758,7 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds)
     self->height = height;
     self->connect = connect;
     self->cells = cells;
-    self->winnable = connect <= (height - 1 > columns ? height - 1 : (int)columns);
+    self->winnable = chain_fits(height, connect, (int)columns);
     self->bottom = bottom;
     self->board = board;
     self->threads = threads;
@@ -721,7 +803,8 @@ static void finish(Search *s, int score)
 static void *helper_run(void *argument)
 {
     Worker *w = (Worker *)argument;
-    const int score = negamax(w, w->current, w->mask, w->moves, w->alpha, w->beta, w->threats);
+    const int score = negamax_for(w->search)(w, w->current, w->mask, w->moves, w->alpha,
+                                              w->beta, w->threats);
     if (!w->aborted) finish(w->search, score);
     return NULL;
 }
@@ -796,7 +879,8 @@ static PyObject *Search_negamax(Search *self, PyObject *const *args, Py_ssize_t 
     self->released = PyEval_SaveThread();
     const int started = start_helpers(self);
     Worker *const first = &self->workers[0];
-    int score = negamax(first, current, mask, (int)moves, (int)alpha, (int)beta, threats);
+    int score = negamax_for(self)(first, current, mask, (int)moves, (int)alpha, (int)beta,
+                                 threats);
     if (!first->aborted) finish(self, score);
     else __atomic_store_n(&self->stop, 1, __ATOMIC_RELAXED); /* a helper finished, or an error */
     join_helpers(self, started);
