@@ -121,6 +121,19 @@ struct Search;
 #define APART
 #endif
 
+/* A position as its parent hands it to negamax: the move that made it, the
+ * winning cells of the player who made it, and its table slot (key % size
+ * and key / size), computed once by the parent, which asks the memory
+ * system for the slot while it orders its moves. */
+typedef struct {
+    bitboard cell;
+    bitboard threats;
+    bitboard quotient;
+    uint64_t slot;
+    int count; /* threats made: the move order's first key */
+    int rank;  /* place in centre-first order: the second */
+} Child;
+
 /* One thread's share of a search: its count of positions, and, for a
  * helper, the call it repeats. Worker 0 is the caller's thread. Each thread
  * writes its count at every position: the workers lie CACHE_LINE_PAIR bytes
@@ -133,7 +146,8 @@ typedef struct APART {
     int aborted;          /* ABORT_ERROR or ABORT_STOPPED, or 0 */
     int helper;           /* 0 for the caller's thread, 1.. for helpers */
     int root_moves;
-    bitboard current, mask, threats;
+    bitboard current, mask;
+    Child root; /* the position searched: its threats and slot */
     int moves, alpha, beta;
 #if HAVE_THREADS
     pthread_t thread;
@@ -348,15 +362,14 @@ static inline uint64_t table_slot(const Search *s, bitboard key, bitboard *quoti
     return (uint64_t)(key - q * s->size);
 }
 
-/* Ask the memory system for the slot of `key` ahead of its probe. */
-static inline void table_prefetch(const Search *s, bitboard key)
+/* Ask the memory system for a slot ahead of its probe. */
+static inline void table_prefetch(const Search *s, uint64_t slot)
 {
 #if defined(__GNUC__) || defined(__clang__)
-    bitboard quotient;
-    __builtin_prefetch(&s->table[table_slot(s, key, &quotient)]);
+    __builtin_prefetch(&s->table[slot]);
 #else
     (void)s;
-    (void)key;
+    (void)slot;
 #endif
 }
 
@@ -434,12 +447,6 @@ static int refuse_if_busy(const Search *s)
     return 0;
 }
 
-typedef struct {
-    bitboard cell;
-    bitboard ours;
-    int count;
-} Child;
-
 /* A helper's order of the children near the root: rotated by an amount of
  * its own, so that each helper starts on other subtrees than the others. */
 static void helper_order(const Worker *w, Child *children, int n, int moves)
@@ -454,11 +461,14 @@ static void helper_order(const Worker *w, Child *children, int n, int moves)
 }
 
 typedef int (*Negamax)(Worker *w, bitboard current, bitboard mask, int moves, int alpha,
-                       int beta, bitboard threats);
+                       int beta, const Child *self);
 
 /* connect_four.engine.exact's negamax: the exact score if it lies in [alpha, beta], else a
- * bound on the same side. `threats` are the winning cells of the player who
- * just moved; the player to move cannot win at once.
+ * bound on the same side. `self->threats` are the winning cells of the
+ * player who just moved; the player to move cannot win at once. The
+ * position's slot comes from the parent (see Child), which asked for it in
+ * time: the compiled search reads the table in the reference's order, only
+ * its memory requests go earlier, and no slot is computed twice.
  *
  * The body of every search of this file, inlined into each: the board's
  * shape (height, connect, columns, cells) comes in as arguments, constants
@@ -467,7 +477,7 @@ typedef int (*Negamax)(Worker *w, bitboard current, bitboard mask, int moves, in
  * the compiler makes every shift of winning_cells an immediate and unrolls
  * the loops over the columns: the same steps, fewer instructions. */
 static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard mask, int moves,
-                                        int alpha, int beta, bitboard threats,
+                                        int alpha, int beta, const Child *self,
                                         const int height, const int connect,
                                         const int columns, const int cells, Negamax recurse)
 {
@@ -482,6 +492,7 @@ static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard ma
         int known;
         if (database_score(&s->database, current, mask, &known)) return known;
     }
+    const bitboard threats = self->threats;
     bitboard possible = (mask + s->bottom) & s->board;
     const bitboard forced = possible & threats;
     if (forced) {
@@ -491,13 +502,6 @@ static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard ma
     possible &= ~(threats >> 1); /* never play just below a threat */
     if (!possible) return -((cells - moves) / 2);
     if (moves >= cells - 2) return 0;
-    {
-        /* The children's slots, fetched while this node reads its own:
-         * a child's key is its mask plus its player's stones. */
-        const bitboard base = (current ^ mask) + mask;
-        for (bitboard rest = possible; rest; rest &= rest - 1)
-            table_prefetch(s, base + (rest & -rest));
-    }
     const int lowest = -((cells - 2 - moves) / 2);
     if (alpha < lowest) {
         alpha = lowest;
@@ -508,8 +512,23 @@ static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard ma
         beta = highest;
         if (alpha >= beta) return beta;
     }
-    bitboard quotient;
-    const uint64_t slot = table_slot(s, current + mask, &quotient);
+    /* The children in centre-first order, and their slots, asked for at
+     * once: they arrive while this node reads its own slot (which the
+     * parent asked for) and orders its moves. A child's key is its mask
+     * plus its player's stones. */
+    const bitboard base = (current ^ mask) + mask;
+    Child children[MAX_COLUMNS];
+    int n = 0;
+    for (int i = 0; i < columns; i++) {
+        const bitboard cell = possible & s->ordered[i];
+        if (!cell) continue;
+        children[n].cell = cell;
+        children[n].slot = table_slot(s, base + cell, &children[n].quotient);
+        table_prefetch(s, children[n].slot);
+        n++;
+    }
+    const uint64_t slot = self->slot;
+    const bitboard quotient = self->quotient;
     const bitboard entry = table_load(s, slot);
     if ((entry >> 8) == quotient) {
         const int code = (int)(entry & 0xff);
@@ -526,37 +545,29 @@ static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard ma
     }
     if (cells - moves >= ETC_MIN_EMPTY) {
         /* Enhanced transposition cutoff: a child the table already bounds
-         * at or below -beta refutes this node before any search. Their
-         * slots were asked for above; the first in centre-first order wins. */
-        const bitboard base = (current ^ mask) + mask;
-        for (int i = 0; i < columns; i++) {
-            const bitboard cell = possible & s->ordered[i];
-            if (!cell) continue;
-            bitboard child_quotient;
-            const bitboard child = table_load(s, table_slot(s, base + cell, &child_quotient));
-            if ((child >> 8) == child_quotient && (child & 1)) {
+         * at or below -beta refutes this node before any search; the first
+         * in centre-first order answers. */
+        for (int i = 0; i < n; i++) {
+            const bitboard child = table_load(s, children[i].slot);
+            if ((child >> 8) == children[i].quotient && (child & 1)) {
                 const int score = CODE_OFFSET - (int)((child & 0xff) >> 1);
                 if (score >= beta) return score;
             }
         }
     }
     /* Most threats first; ties keep the centre-first order. */
-    Child children[MAX_COLUMNS];
-    int n = 0;
-    for (int i = 0; i < columns; i++) {
-        const bitboard cell = possible & s->ordered[i];
-        if (!cell) continue;
-        const bitboard ours =
+    for (int i = 0; i < n; i++) {
+        const bitboard cell = children[i].cell;
+        children[i].threats =
             winning_cells_shaped(s, current | cell, mask | cell, height, connect, columns);
-        const int count = popcount(ours);
-        int j = n++;
-        while (j > 0 && children[j - 1].count < count) {
+        children[i].count = popcount(children[i].threats);
+        const Child moved = children[i];
+        int j = i;
+        while (j > 0 && children[j - 1].count < moved.count) {
             children[j] = children[j - 1];
             j--;
         }
-        children[j].cell = cell;
-        children[j].ours = ours;
-        children[j].count = count;
+        children[j] = moved;
     }
     if (w->helper) helper_order(w, children, n, moves);
     const bitboard opponent = current ^ mask;
@@ -578,8 +589,8 @@ static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard ma
                     continue;
                 }
                 __atomic_store_n(mark, key, __ATOMIC_RELAXED);
-                const int score = -recurse(w, opponent, child_mask, moves + 1, -beta, -alpha,
-                                           children[i].ours);
+                const int score =
+                    -recurse(w, opponent, child_mask, moves + 1, -beta, -alpha, &children[i]);
                 uint64_t expected = key;
                 __atomic_compare_exchange_n(mark, &expected, 0, 0, __ATOMIC_RELAXED,
                                             __ATOMIC_RELAXED);
@@ -597,7 +608,7 @@ static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard ma
 #endif
     for (int i = 0; i < n; i++) {
         const int score = -recurse(w, opponent, mask | children[i].cell, moves + 1, -beta,
-                                   -alpha, children[i].ours);
+                                   -alpha, &children[i]);
         if (w->aborted) return 0;
         if (score >= beta) {
             table_store(s, slot, quotient, (score + CODE_OFFSET) << 1);
@@ -611,28 +622,41 @@ static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard ma
 
 /* The search of any board. */
 static int negamax_any(Worker *w, bitboard current, bitboard mask, int moves, int alpha, int beta,
-                       bitboard threats)
+                       const Child *self)
 {
     const Search *s = w->search;
-    return negamax_shaped(w, current, mask, moves, alpha, beta, threats, s->height, s->connect,
+    return negamax_shaped(w, current, mask, moves, alpha, beta, self, s->height, s->connect,
                           s->columns, s->cells, negamax_any);
 }
+
+/* On x86 processors the specialised searches count threats with the popcnt
+ * instruction where the processor has it (every one since about 2008):
+ * compiled for it whatever the build's flags, and chosen at run time (see
+ * negamax_for); without, the build's baseline calls a library function,
+ * about 2 ns a position dearer. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__POPCNT__)
+#define WITH_POPCNT __attribute__((target("popcnt")))
+#define LOOK_FOR_POPCNT 1
+#else
+#define WITH_POPCNT
+#define LOOK_FOR_POPCNT 0
+#endif
 
 #if BITBOARD_BITS == 64
 /* The search of the 7 x 6 board with four in a row (Pons' benchmarks, the
  * book), its shape constant. */
-static int negamax_7x6(Worker *w, bitboard current, bitboard mask, int moves, int alpha, int beta,
-                       bitboard threats)
+static WITH_POPCNT int negamax_7x6(Worker *w, bitboard current, bitboard mask, int moves, int alpha, int beta,
+                       const Child *self)
 {
-    return negamax_shaped(w, current, mask, moves, alpha, beta, threats, 7, 4, 7, 42,
+    return negamax_shaped(w, current, mask, moves, alpha, beta, self, 7, 4, 7, 42,
                           negamax_7x6);
 }
 
 /* The search of the 5 x 8 board with four in a row (the game's default). */
-static int negamax_5x8(Worker *w, bitboard current, bitboard mask, int moves, int alpha, int beta,
-                       bitboard threats)
+static WITH_POPCNT int negamax_5x8(Worker *w, bitboard current, bitboard mask, int moves, int alpha, int beta,
+                       const Child *self)
 {
-    return negamax_shaped(w, current, mask, moves, alpha, beta, threats, 6, 4, 8, 40,
+    return negamax_shaped(w, current, mask, moves, alpha, beta, self, 6, 4, 8, 40,
                           negamax_5x8);
 }
 #endif
@@ -641,6 +665,9 @@ static int negamax_5x8(Worker *w, bitboard current, bitboard mask, int moves, in
 static Negamax negamax_for(const Search *s)
 {
 #if BITBOARD_BITS == 64
+#if LOOK_FOR_POPCNT
+    if (!__builtin_cpu_supports("popcnt")) return negamax_any;
+#endif
     if (s->connect == 4 && s->height == 7 && s->columns == 7 && s->cells == 42)
         return negamax_7x6;
     if (s->connect == 4 && s->height == 6 && s->columns == 8 && s->cells == 40)
@@ -803,8 +830,8 @@ static void finish(Search *s, int score)
 static void *helper_run(void *argument)
 {
     Worker *w = (Worker *)argument;
-    const int score = negamax_for(w->search)(w, w->current, w->mask, w->moves, w->alpha,
-                                              w->beta, w->threats);
+    const int score =
+        negamax_for(w->search)(w, w->current, w->mask, w->moves, w->alpha, w->beta, &w->root);
     if (!w->aborted) finish(w->search, score);
     return NULL;
 }
@@ -870,7 +897,8 @@ static PyObject *Search_negamax(Search *self, PyObject *const *args, Py_ssize_t 
         w->root_moves = (int)moves;
         w->current = current;
         w->mask = mask;
-        w->threats = threats;
+        w->root.threats = threats;
+        w->root.slot = table_slot(self, current + mask, &w->root.quotient);
         w->moves = (int)moves;
         w->alpha = (int)alpha;
         w->beta = (int)beta;
@@ -880,7 +908,7 @@ static PyObject *Search_negamax(Search *self, PyObject *const *args, Py_ssize_t 
     const int started = start_helpers(self);
     Worker *const first = &self->workers[0];
     int score = negamax_for(self)(first, current, mask, (int)moves, (int)alpha, (int)beta,
-                                 threats);
+                                  &first->root);
     if (!first->aborted) finish(self, score);
     else __atomic_store_n(&self->stop, 1, __ATOMIC_RELAXED); /* a helper finished, or an error */
     join_helpers(self, started);
