@@ -84,6 +84,14 @@ typedef unsigned __int128 bitboard;
  * leaves the extra reads cost more than the positions they save (measured
  * on Begin-Hard: 11 % less CPU at 20, 5 % more at 12). */
 #define ETC_MIN_EMPTY 20
+/* Positions with at most LEAF_EMPTY empty cells are kept in a table of
+ * their own, LEAF_SIZE slots (as connect_four.engine.exact.LEAF_EMPTY and
+ * LEAF_TABLE_SIZE): 2 MiB, one huge page, which stays in the processor's
+ * caches, so the many positions near the leaves no longer send the search
+ * to main memory, nor push out of the big table the few positions near the
+ * root that each save a large search. Each thread has its own. */
+#define LEAF_EMPTY 16
+#define LEAF_SIZE 262139u
 /* Stores remembered one by one so that a small search resets the table by
  * clearing only them; past this many, the reset reallocates it instead. */
 #define DIRTY_CAPACITY (1u << 17)
@@ -134,6 +142,20 @@ typedef struct {
     int rank;  /* place in centre-first order: the second */
 } Child;
 
+/* A transposition table: slot key % size holds (key / size) << 8 | code.
+ * With a size of at least 256 the quotient takes at most BITBOARD_BITS - 8
+ * bits, so an entry is one bitboard-wide integer: 8 bytes, or 16. */
+typedef struct {
+    bitboard *slots; /* NULL until the first search */
+    uint64_t size;
+#if FAST_DIVISION
+    /* ceil(2**128 / size), for division by the size without a divide. */
+    unsigned __int128 reciprocal;
+#endif
+    uint32_t *dirty;
+    size_t dirty_count; /* DIRTY_CAPACITY + 1: too many to list */
+} Table;
+
 /* One thread's share of a search: its count of positions, and, for a
  * helper, the call it repeats. Worker 0 is the caller's thread. Each thread
  * writes its count at every position: the workers lie CACHE_LINE_PAIR bytes
@@ -149,6 +171,7 @@ typedef struct APART {
     bitboard current, mask;
     Child root; /* the position searched: its threats and slot */
     int moves, alpha, beta;
+    Table leaf; /* the positions near the leaves this thread stored */
 #if HAVE_THREADS
     pthread_t thread;
 #endif
@@ -169,17 +192,7 @@ typedef struct Search {
     bitboard bottom;
     bitboard board;
     bitboard ordered[MAX_COLUMNS]; /* column masks, centre first */
-    /* Transposition table: slot key % size holds (key / size) << 8 | code.
-     * With a size of at least 256 the quotient takes at most BITBOARD_BITS
-     * - 8 bits, so an entry is one bitboard-wide integer: 8 bytes, or 16. */
-    bitboard *table;
-    uint64_t size;
-#if FAST_DIVISION
-    /* ceil(2**128 / size), for division by the size without a divide. */
-    unsigned __int128 reciprocal;
-#endif
-    uint32_t *dirty;
-    size_t dirty_count; /* DIRTY_CAPACITY + 1: too many to list */
+    Table table; /* the positions of more than LEAF_EMPTY empty cells */
     /* The running search. */
     PyObject *check;
     int threads;
@@ -299,15 +312,45 @@ static ALWAYS_INLINE bitboard winning_cells_shaped(const Search *s, bitboard sto
 
 /* --- Transposition table ------------------------------------------------- */
 
-/* Tables from this size on are aligned to, and rounded up to, huge pages. */
+/* Tables from half this size on are aligned to, and rounded up to, huge
+ * pages (the leaf table is just under one). */
 #define HUGE_PAGE ((size_t)2 << 20)
 
-static int table_allocate(Search *s)
+/* An empty table of `size` slots, not yet allocated. */
+static void table_init(Table *t, uint64_t size)
 {
-    if (s->table) return 0;
-    const size_t bytes = (size_t)s->size * sizeof(bitboard);
+    t->slots = NULL;
+    t->size = size;
+#if FAST_DIVISION
+    t->reciprocal = ~(unsigned __int128)0 / size + 1;
+#endif
+    t->dirty_count = 0;
+}
+
+static void table_free(Table *t)
+{
+    free(t->slots);
+    t->slots = NULL;
+    free(t->dirty);
+    t->dirty = NULL;
+    t->dirty_count = 0;
+}
+
+/* The table's memory, zeroed: 0, or -1 with MemoryError set. */
+static int table_allocate(Table *t)
+{
+    if (t->slots) return 0;
+    if (!t->dirty) {
+        t->dirty = (uint32_t *)malloc(DIRTY_CAPACITY * sizeof(uint32_t));
+        if (!t->dirty) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    t->dirty_count = 0;
+    const size_t bytes = (size_t)t->size * sizeof(bitboard);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (bytes >= HUGE_PAGE) {
+    if (bytes >= HUGE_PAGE / 2) {
         const size_t rounded = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
         void *memory = NULL;
         if (posix_memalign(&memory, HUGE_PAGE, rounded) != 0) {
@@ -316,85 +359,84 @@ static int table_allocate(Search *s)
         }
         madvise(memory, rounded, MADV_HUGEPAGE);
         memset(memory, 0, bytes);
-        s->table = (bitboard *)memory;
-        s->dirty_count = 0;
+        t->slots = (bitboard *)memory;
         return 0;
     }
 #endif
-    s->table = (bitboard *)calloc((size_t)s->size, sizeof(bitboard));
-    if (!s->table) {
+    t->slots = (bitboard *)calloc((size_t)t->size, sizeof(bitboard));
+    if (!t->slots) {
         PyErr_NoMemory();
         return -1;
     }
-    s->dirty_count = 0;
     return 0;
 }
 
-static void table_reset(Search *s)
+static void table_reset(Table *t)
 {
-    if (!s->table) return;
-    if (s->dirty_count <= DIRTY_CAPACITY) {
-        for (size_t i = 0; i < s->dirty_count; i++) s->table[s->dirty[i]] = 0;
-        s->dirty_count = 0;
+    if (!t->slots) return;
+    if (t->dirty_count <= DIRTY_CAPACITY) {
+        for (size_t i = 0; i < t->dirty_count; i++) t->slots[t->dirty[i]] = 0;
     } else {
         /* Rewritten in place: cheaper than freeing it and faulting the zero
          * pages in again during the next search (measured 9 ms against about 90). */
-        memset(s->table, 0, (size_t)s->size * sizeof(bitboard));
-        s->dirty_count = 0;
+        memset(t->slots, 0, (size_t)t->size * sizeof(bitboard));
     }
+    t->dirty_count = 0;
 }
 
 /* The slot of `key` (key % size), and key / size in *quotient: one division,
  * which on 128 bits is a call into the compiler's runtime. */
-static inline uint64_t table_slot(const Search *s, bitboard key, bitboard *quotient)
+static inline uint64_t table_slot(const Table *t, bitboard key, bitboard *quotient)
 {
 #if FAST_DIVISION
     /* floor(key * ceil(2**128 / size) / 2**128) is key / size for every
      * 64-bit key and size (Lemire, Kaser and Kurz, "Faster remainder by
      * direct computation", 2019): two multiplications instead of a divide. */
-    const unsigned __int128 high = (unsigned __int128)key * (uint64_t)(s->reciprocal >> 64);
-    const unsigned __int128 low = (unsigned __int128)key * (uint64_t)s->reciprocal;
+    const unsigned __int128 high = (unsigned __int128)key * (uint64_t)(t->reciprocal >> 64);
+    const unsigned __int128 low = (unsigned __int128)key * (uint64_t)t->reciprocal;
     const bitboard q = (bitboard)((high + (low >> 64)) >> 64);
 #else
-    const bitboard q = key / s->size;
+    const bitboard q = key / t->size;
 #endif
     *quotient = q;
-    return (uint64_t)(key - q * s->size);
+    return (uint64_t)(key - q * t->size);
 }
 
 /* Ask the memory system for a slot ahead of its probe. */
-static inline void table_prefetch(const Search *s, uint64_t slot)
+static inline void table_prefetch(const Table *t, uint64_t slot)
 {
 #if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(&s->table[slot]);
+    __builtin_prefetch(&t->slots[slot]);
 #else
-    (void)s;
+    (void)t;
     (void)slot;
 #endif
 }
 
 /* A slot read and written whole, even while other threads of the same
  * search write it (one 64-bit access; the 128-bit search runs one thread). */
-static inline bitboard table_load(const Search *s, uint64_t slot)
+static inline bitboard table_load(const Table *t, uint64_t slot)
 {
 #if BITBOARD_BITS == 64 && HAVE_THREADS
-    return __atomic_load_n(&s->table[slot], __ATOMIC_RELAXED);
+    return __atomic_load_n(&t->slots[slot], __ATOMIC_RELAXED);
 #else
-    return s->table[slot];
+    return t->slots[slot];
 #endif
 }
 
-static inline void table_store(Search *s, uint64_t slot, bitboard quotient, int code)
+/* Store a code; `listed`: remember the slot for table_reset (one thread
+ * only: with more, the reset clears the whole table, see Search_negamax). */
+static inline void table_store(Table *t, int listed, uint64_t slot, bitboard quotient, int code)
 {
     const bitboard entry = (quotient << 8) | (bitboard)code;
 #if BITBOARD_BITS == 64 && HAVE_THREADS
-    __atomic_store_n(&s->table[slot], entry, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->slots[slot], entry, __ATOMIC_RELAXED);
 #else
-    s->table[slot] = entry;
+    t->slots[slot] = entry;
 #endif
-    if (s->threads > 1) return; /* the reset clears the whole table (see Search_negamax) */
-    if (s->dirty_count < DIRTY_CAPACITY) s->dirty[s->dirty_count++] = (uint32_t)slot;
-    else s->dirty_count = DIRTY_CAPACITY + 1;
+    if (!listed) return;
+    if (t->dirty_count < DIRTY_CAPACITY) t->dirty[t->dirty_count++] = (uint32_t)slot;
+    else t->dirty_count = DIRTY_CAPACITY + 1;
 }
 
 /* --- Search ---------------------------------------------------------------- */
@@ -460,6 +502,12 @@ static void helper_order(const Worker *w, Child *children, int n, int moves)
     memcpy(children, rotated, (size_t)n * sizeof(Child));
 }
 
+/* The table of the positions of `empty` empty cells that worker `w` searches. */
+static inline Table *table_of(Worker *w, int empty)
+{
+    return empty > LEAF_EMPTY ? &w->search->table : &w->leaf;
+}
+
 typedef int (*Negamax)(Worker *w, bitboard current, bitboard mask, int moves, int alpha,
                        int beta, const Child *self);
 
@@ -515,7 +563,11 @@ static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard ma
     /* The children in centre-first order, and their slots, asked for at
      * once: they arrive while this node reads its own slot (which the
      * parent asked for) and orders its moves. A child's key is its mask
-     * plus its player's stones. */
+     * plus its player's stones. This node's entry is in `own`, its
+     * children's in `next`: the leaf table near the leaves. */
+    Table *const own = table_of(w, cells - moves);
+    Table *const next = table_of(w, cells - moves - 1);
+    const int listed = s->threads == 1;
     const bitboard base = (current ^ mask) + mask;
     Child children[MAX_COLUMNS];
     int n = 0;
@@ -523,13 +575,13 @@ static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard ma
         const bitboard cell = possible & s->ordered[i];
         if (!cell) continue;
         children[n].cell = cell;
-        children[n].slot = table_slot(s, base + cell, &children[n].quotient);
-        table_prefetch(s, children[n].slot);
+        children[n].slot = table_slot(next, base + cell, &children[n].quotient);
+        table_prefetch(next, children[n].slot);
         n++;
     }
     const uint64_t slot = self->slot;
     const bitboard quotient = self->quotient;
-    const bitboard entry = table_load(s, slot);
+    const bitboard entry = table_load(own, slot);
     if ((entry >> 8) == quotient) {
         const int code = (int)(entry & 0xff);
         const int bound = (code >> 1) - CODE_OFFSET;
@@ -548,7 +600,7 @@ static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard ma
          * at or below -beta refutes this node before any search; the first
          * in centre-first order answers. */
         for (int i = 0; i < n; i++) {
-            const bitboard child = table_load(s, children[i].slot);
+            const bitboard child = table_load(next, children[i].slot);
             if ((child >> 8) == children[i].quotient && (child & 1)) {
                 const int score = CODE_OFFSET - (int)((child & 0xff) >> 1);
                 if (score >= beta) return score;
@@ -596,13 +648,13 @@ static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard ma
                                             __ATOMIC_RELAXED);
                 if (w->aborted) return 0;
                 if (score >= beta) {
-                    table_store(s, slot, quotient, (score + CODE_OFFSET) << 1);
+                    table_store(own, listed, slot, quotient, (score + CODE_OFFSET) << 1);
                     return score;
                 }
                 if (score > alpha) alpha = score;
             }
         }
-        table_store(s, slot, quotient, ((alpha + CODE_OFFSET) << 1) | 1);
+        table_store(own, listed, slot, quotient, ((alpha + CODE_OFFSET) << 1) | 1);
         return alpha;
     }
 #endif
@@ -611,12 +663,12 @@ static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard ma
                                    -alpha, &children[i]);
         if (w->aborted) return 0;
         if (score >= beta) {
-            table_store(s, slot, quotient, (score + CODE_OFFSET) << 1);
+            table_store(own, listed, slot, quotient, (score + CODE_OFFSET) << 1);
             return score;
         }
         if (score > alpha) alpha = score;
     }
-    table_store(s, slot, quotient, ((alpha + CODE_OFFSET) << 1) | 1);
+    table_store(own, listed, slot, quotient, ((alpha + CODE_OFFSET) << 1) | 1);
     return alpha;
 }
 
@@ -789,20 +841,12 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds)
     self->bottom = bottom;
     self->board = board;
     self->threads = threads;
-    free(self->table);
-    self->table = NULL;
-    self->size = size;
-#if FAST_DIVISION
-    self->reciprocal = ~(unsigned __int128)0 / size + 1;
-#endif
-    if (!self->dirty) {
-        self->dirty = (uint32_t *)malloc(DIRTY_CAPACITY * sizeof(uint32_t));
-        if (!self->dirty) {
-            PyErr_NoMemory();
-            return -1;
-        }
+    table_free(&self->table);
+    table_init(&self->table, size);
+    for (int i = 0; i < MAX_THREADS; i++) {
+        table_free(&self->workers[i].leaf);
+        table_init(&self->workers[i].leaf, LEAF_SIZE);
     }
-    self->dirty_count = 0;
     database_release(&self->database);
     return 0;
 }
@@ -810,8 +854,8 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds)
 static void Search_dealloc(Search *self)
 {
     database_release(&self->database);
-    free(self->table);
-    free(self->dirty);
+    table_free(&self->table);
+    for (int i = 0; i < MAX_THREADS; i++) table_free(&self->workers[i].leaf);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -860,6 +904,16 @@ static void join_helpers(Search *s, int started)
     for (int i = started; i < s->threads; i++) s->workers[i].explored = 0;
 }
 
+/* The big table and each thread's leaf table, allocated where they were
+ * not: 0, or -1 with MemoryError set. */
+static int tables_allocate(Search *s)
+{
+    if (table_allocate(&s->table) < 0) return -1;
+    for (int i = 0; i < s->threads; i++)
+        if (table_allocate(&s->workers[i].leaf) < 0) return -1;
+    return 0;
+}
+
 static PyObject *Search_negamax(Search *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 8) {
@@ -880,11 +934,15 @@ static PyObject *Search_negamax(Search *self, PyObject *const *args, Py_ssize_t 
         PyErr_SetString(PyExc_TypeError, "check must be callable or None");
         return NULL;
     }
-    if (refuse_if_busy(self) < 0 || table_allocate(self) < 0) return NULL;
+    if (refuse_if_busy(self) < 0 || tables_allocate(self) < 0) return NULL;
     self->busy = 1;
     self->check = args[7];
     self->stop = 0;
-    if (self->threads > 1) self->dirty_count = DIRTY_CAPACITY + 1; /* stores go unlisted */
+    if (self->threads > 1) { /* stores go unlisted */
+        self->table.dirty_count = DIRTY_CAPACITY + 1;
+        for (int i = 0; i < self->threads; i++)
+            self->workers[i].leaf.dirty_count = DIRTY_CAPACITY + 1;
+    }
     for (int i = 0; i < self->threads; i++) {
         Worker *w = &self->workers[i];
         w->search = self;
@@ -898,7 +956,8 @@ static PyObject *Search_negamax(Search *self, PyObject *const *args, Py_ssize_t 
         w->current = current;
         w->mask = mask;
         w->root.threats = threats;
-        w->root.slot = table_slot(self, current + mask, &w->root.quotient);
+        w->root.slot =
+            table_slot(table_of(w, self->cells - (int)moves), current + mask, &w->root.quotient);
         w->moves = (int)moves;
         w->alpha = (int)alpha;
         w->beta = (int)beta;
@@ -937,15 +996,21 @@ static PyObject *Search_winning_cells(Search *self, PyObject *const *args, Py_ss
 static PyObject *Search_reset(Search *self, PyObject *Py_UNUSED(ignored))
 {
     if (refuse_if_busy(self) < 0) return NULL;
-    table_reset(self);
+    table_reset(&self->table);
+    for (int i = 0; i < MAX_THREADS; i++) table_reset(&self->workers[i].leaf);
     Py_RETURN_NONE;
 }
 
 static PyObject *Search_touch(Search *self, PyObject *Py_UNUSED(ignored))
 {
-    if (refuse_if_busy(self) < 0 || table_allocate(self) < 0) return NULL;
-    memset(self->table, 0, (size_t)self->size * sizeof(bitboard));
-    self->dirty_count = 0;
+    if (refuse_if_busy(self) < 0 || tables_allocate(self) < 0) return NULL;
+    /* Every slot written: the threads' leaf tables too. */
+    self->table.dirty_count = DIRTY_CAPACITY + 1;
+    table_reset(&self->table);
+    for (int i = 0; i < self->threads; i++) {
+        self->workers[i].leaf.dirty_count = DIRTY_CAPACITY + 1;
+        table_reset(&self->workers[i].leaf);
+    }
     Py_RETURN_NONE;
 }
 
@@ -980,7 +1045,7 @@ static PyObject *Search_database_score(Search *self, PyObject *const *args, Py_s
 
 static PyObject *Search_get_table_size(Search *self, void *Py_UNUSED(closure))
 {
-    return PyLong_FromUnsignedLongLong(self->size);
+    return PyLong_FromUnsignedLongLong(self->table.size);
 }
 
 static PyMethodDef Search_methods[] = {
