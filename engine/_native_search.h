@@ -8,13 +8,15 @@
  * reference): the same negamax, the same move order (most threats first,
  * then centre first), the same loss-avoiding filter, the same bound
  * encoding, the same enhanced transposition cutoffs and the same fixed-size
- * transposition table, so both give the same score after exploring the same
- * number of positions. Any change to one must be made to the other;
+ * transposition tables (a big one, and a small one for the positions near
+ * the leaves), so both give the same score after exploring the same number
+ * of positions. Any change to one must be made to the other;
  * tests/test_exact_backends.py compares them. What only the compiled search
- * does changes no count: it asks the memory system for its children's slots
- * before it reads its own (a big search waits on the table's memory more
- * than it computes), and keeps a big table on huge pages where Linux offers
- * them.
+ * does changes no count: each node works out its children's slots once and
+ * asks the memory system for them before it reads its own (a big search
+ * waits on the table's memory more than it computes), the boards most
+ * played (7 x 6 and 5 x 8, four in a row) get searches compiled for their
+ * shape, and a big table lies on huge pages where Linux offers them.
  *
  * Boards whose bitboard fits BITBOARD_BITS: columns * (rows + 1) <= 64, or
  * <= 128 with GCC's and Clang's unsigned __int128. Python keeps the budget:
@@ -84,6 +86,19 @@ typedef unsigned __int128 bitboard;
  * leaves the extra reads cost more than the positions they save (measured
  * on Begin-Hard: 11 % less CPU at 20, 5 % more at 12). */
 #define ETC_MIN_EMPTY 20
+/* Positions with at most LEAF_EMPTY empty cells are kept in a table of
+ * their own, LEAF_SIZE slots (as connect_four.engine.exact.LEAF_EMPTY and
+ * LEAF_TABLE_SIZE): 2 MiB, one huge page, which stays in the processor's
+ * caches, so the many positions near the leaves no longer send the search
+ * to main memory, nor push out of the big table the few positions near the
+ * root that each save a large search. Each thread has its own. Measured on
+ * Begin-Hard (first 4, load 6-8), against 5.74 s and 104.3 M positions with
+ * one table: 14 empty cells 4.13 s and 106.0 M positions, 16 4.08 s and
+ * 108.3 M, 18 4.09 s and 110.7 M; at 16, 131,063 slots 4.03 s and 111.2 M,
+ * 524,269 slots 4.03 s and 105.4 M (noise is about 3 %). Without any table
+ * there instead (8 empty cells or fewer): 5.49 s and 126.7 M. */
+#define LEAF_EMPTY 16
+#define LEAF_SIZE 262139u
 /* Stores remembered one by one so that a small search resets the table by
  * clearing only them; past this many, the reset reallocates it instead. */
 #define DIRTY_CAPACITY (1u << 17)
@@ -121,6 +136,33 @@ struct Search;
 #define APART
 #endif
 
+/* A position as its parent hands it to negamax: the move that made it, the
+ * winning cells of the player who made it, and its table slot (key % size
+ * and key / size), computed once by the parent, which asks the memory
+ * system for the slot while it orders its moves. */
+typedef struct {
+    bitboard cell;
+    bitboard threats;
+    bitboard quotient;
+    uint64_t slot;
+    int count; /* threats made: the move order's first key */
+    int rank;  /* place in centre-first order: the second */
+} Child;
+
+/* A transposition table: slot key % size holds (key / size) << 8 | code.
+ * With a size of at least 256 the quotient takes at most BITBOARD_BITS - 8
+ * bits, so an entry is one bitboard-wide integer: 8 bytes, or 16. */
+typedef struct {
+    bitboard *slots; /* NULL until the first search */
+    uint64_t size;
+#if FAST_DIVISION
+    /* ceil(2**128 / size), for division by the size without a divide. */
+    unsigned __int128 reciprocal;
+#endif
+    uint32_t *dirty;
+    size_t dirty_count; /* DIRTY_CAPACITY + 1: too many to list */
+} Table;
+
 /* One thread's share of a search: its count of positions, and, for a
  * helper, the call it repeats. Worker 0 is the caller's thread. Each thread
  * writes its count at every position: the workers lie CACHE_LINE_PAIR bytes
@@ -133,8 +175,10 @@ typedef struct APART {
     int aborted;          /* ABORT_ERROR or ABORT_STOPPED, or 0 */
     int helper;           /* 0 for the caller's thread, 1.. for helpers */
     int root_moves;
-    bitboard current, mask, threats;
+    bitboard current, mask;
+    Child root; /* the position searched: its threats and slot */
     int moves, alpha, beta;
+    Table leaf; /* the positions near the leaves this thread stored */
 #if HAVE_THREADS
     pthread_t thread;
 #endif
@@ -155,17 +199,7 @@ typedef struct Search {
     bitboard bottom;
     bitboard board;
     bitboard ordered[MAX_COLUMNS]; /* column masks, centre first */
-    /* Transposition table: slot key % size holds (key / size) << 8 | code.
-     * With a size of at least 256 the quotient takes at most BITBOARD_BITS
-     * - 8 bits, so an entry is one bitboard-wide integer: 8 bytes, or 16. */
-    bitboard *table;
-    uint64_t size;
-#if FAST_DIVISION
-    /* ceil(2**128 / size), for division by the size without a divide. */
-    unsigned __int128 reciprocal;
-#endif
-    uint32_t *dirty;
-    size_t dirty_count; /* DIRTY_CAPACITY + 1: too many to list */
+    Table table; /* the positions of more than LEAF_EMPTY empty cells */
     /* The running search. */
     PyObject *check;
     int threads;
@@ -212,6 +246,38 @@ static inline int popcount(bitboard x)
 #endif
 }
 
+/* Inlined wherever it is called (the search's specialised bodies, see
+ * negamax_shaped); a plain inline elsewhere. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* Whether a chain of `connect` fits the board at all (a column holds
+ * height - 1 stones, a row `columns`). */
+static inline int chain_fits(int height, int connect, int columns)
+{
+    return connect <= (height - 1 > columns ? height - 1 : columns);
+}
+
+/* The cells that complete a chain of four `stones` in a column of `height`
+ * bits, empty or not: Layout.winning_cells' terms for four, unrolled. With
+ * a constant height (a specialised search) every shift is a constant. */
+static ALWAYS_INLINE bitboard chains_of_four(bitboard stones, const int height)
+{
+    bitboard r = (stones << 1) & (stones << 2) & (stones << 3);
+    const unsigned ds[3] = {(unsigned)height, (unsigned)height + 1u, (unsigned)height - 1u};
+    for (int n = 0; n < 3; n++) {
+        const unsigned d = ds[n];
+        bitboard a1 = shift_left(stones, d), b1 = shift_right(stones, d);
+        bitboard a2 = a1 & shift_left(stones, 2 * d), b2 = b1 & shift_right(stones, 2 * d);
+        bitboard a3 = a2 & shift_left(stones, 3 * d), b3 = b2 & shift_right(stones, 3 * d);
+        r |= a3 | b3 | (a1 & b2) | (a2 & b1);
+    }
+    return r;
+}
+
 /* The empty cells that would complete a chain of `stones`, as
  * Layout.winning_cells: for each line direction d, an empty cell wins when
  * the a cells before it and the b cells after it are stones, a + b =
@@ -221,20 +287,7 @@ static bitboard winning_cells(const Search *s, bitboard stones, bitboard mask)
     const int k = s->connect;
     if (k == 1) return s->board & ~mask;
     if (!s->winnable) return 0;
-    if (k == 4) {
-        /* The usual game, unrolled: the same terms as the loop below. */
-        bitboard r = (stones << 1) & (stones << 2) & (stones << 3);
-        const unsigned ds[3] = {(unsigned)s->height, (unsigned)s->height + 1u,
-                                (unsigned)s->height - 1u};
-        for (int n = 0; n < 3; n++) {
-            const unsigned d = ds[n];
-            bitboard a1 = shift_left(stones, d), b1 = shift_right(stones, d);
-            bitboard a2 = a1 & shift_left(stones, 2 * d), b2 = b1 & shift_right(stones, 2 * d);
-            bitboard a3 = a2 & shift_left(stones, 3 * d), b3 = b2 & shift_right(stones, 3 * d);
-            r |= a3 | b3 | (a1 & b2) | (a2 & b1);
-        }
-        return r & (s->board ^ mask);
-    }
+    if (k == 4) return chains_of_four(stones, s->height) & (s->board ^ mask);
     bitboard r = ~(bitboard)0;
     for (int j = 1; j < k; j++) r &= shift_left(stones, (unsigned)j);
     const unsigned ds[3] = {(unsigned)s->height, (unsigned)s->height + 1u,
@@ -253,17 +306,58 @@ static bitboard winning_cells(const Search *s, bitboard stones, bitboard mask)
     return r & (s->board ^ mask);
 }
 
+/* winning_cells for a board of this shape: inlined, with constant shifts,
+ * for four in a row; every other chain length calls the general loop. */
+static ALWAYS_INLINE bitboard winning_cells_shaped(const Search *s, bitboard stones,
+                                                   bitboard mask, const int height,
+                                                   const int connect, const int columns)
+{
+    if (connect == 4 && chain_fits(height, connect, columns))
+        return chains_of_four(stones, height) & (s->board ^ mask);
+    return winning_cells(s, stones, mask);
+}
+
 /* --- Transposition table ------------------------------------------------- */
 
-/* Tables from this size on are aligned to, and rounded up to, huge pages. */
+/* Tables from half this size on are aligned to, and rounded up to, huge
+ * pages (the leaf table is just under one). */
 #define HUGE_PAGE ((size_t)2 << 20)
 
-static int table_allocate(Search *s)
+/* An empty table of `size` slots, not yet allocated. */
+static void table_init(Table *t, uint64_t size)
 {
-    if (s->table) return 0;
-    const size_t bytes = (size_t)s->size * sizeof(bitboard);
+    t->slots = NULL;
+    t->size = size;
+#if FAST_DIVISION
+    t->reciprocal = ~(unsigned __int128)0 / size + 1;
+#endif
+    t->dirty_count = 0;
+}
+
+static void table_free(Table *t)
+{
+    free(t->slots);
+    t->slots = NULL;
+    free(t->dirty);
+    t->dirty = NULL;
+    t->dirty_count = 0;
+}
+
+/* The table's memory, zeroed: 0, or -1 with MemoryError set. */
+static int table_allocate(Table *t)
+{
+    if (t->slots) return 0;
+    if (!t->dirty) {
+        t->dirty = (uint32_t *)malloc(DIRTY_CAPACITY * sizeof(uint32_t));
+        if (!t->dirty) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    t->dirty_count = 0;
+    const size_t bytes = (size_t)t->size * sizeof(bitboard);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (bytes >= HUGE_PAGE) {
+    if (bytes >= HUGE_PAGE / 2) {
         const size_t rounded = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
         void *memory = NULL;
         if (posix_memalign(&memory, HUGE_PAGE, rounded) != 0) {
@@ -272,86 +366,84 @@ static int table_allocate(Search *s)
         }
         madvise(memory, rounded, MADV_HUGEPAGE);
         memset(memory, 0, bytes);
-        s->table = (bitboard *)memory;
-        s->dirty_count = 0;
+        t->slots = (bitboard *)memory;
         return 0;
     }
 #endif
-    s->table = (bitboard *)calloc((size_t)s->size, sizeof(bitboard));
-    if (!s->table) {
+    t->slots = (bitboard *)calloc((size_t)t->size, sizeof(bitboard));
+    if (!t->slots) {
         PyErr_NoMemory();
         return -1;
     }
-    s->dirty_count = 0;
     return 0;
 }
 
-static void table_reset(Search *s)
+static void table_reset(Table *t)
 {
-    if (!s->table) return;
-    if (s->dirty_count <= DIRTY_CAPACITY) {
-        for (size_t i = 0; i < s->dirty_count; i++) s->table[s->dirty[i]] = 0;
-        s->dirty_count = 0;
+    if (!t->slots) return;
+    if (t->dirty_count <= DIRTY_CAPACITY) {
+        for (size_t i = 0; i < t->dirty_count; i++) t->slots[t->dirty[i]] = 0;
     } else {
         /* Rewritten in place: cheaper than freeing it and faulting the zero
          * pages in again during the next search (measured 9 ms against about 90). */
-        memset(s->table, 0, (size_t)s->size * sizeof(bitboard));
-        s->dirty_count = 0;
+        memset(t->slots, 0, (size_t)t->size * sizeof(bitboard));
     }
+    t->dirty_count = 0;
 }
 
 /* The slot of `key` (key % size), and key / size in *quotient: one division,
  * which on 128 bits is a call into the compiler's runtime. */
-static inline uint64_t table_slot(const Search *s, bitboard key, bitboard *quotient)
+static inline uint64_t table_slot(const Table *t, bitboard key, bitboard *quotient)
 {
 #if FAST_DIVISION
     /* floor(key * ceil(2**128 / size) / 2**128) is key / size for every
      * 64-bit key and size (Lemire, Kaser and Kurz, "Faster remainder by
      * direct computation", 2019): two multiplications instead of a divide. */
-    const unsigned __int128 high = (unsigned __int128)key * (uint64_t)(s->reciprocal >> 64);
-    const unsigned __int128 low = (unsigned __int128)key * (uint64_t)s->reciprocal;
+    const unsigned __int128 high = (unsigned __int128)key * (uint64_t)(t->reciprocal >> 64);
+    const unsigned __int128 low = (unsigned __int128)key * (uint64_t)t->reciprocal;
     const bitboard q = (bitboard)((high + (low >> 64)) >> 64);
 #else
-    const bitboard q = key / s->size;
+    const bitboard q = key / t->size;
 #endif
     *quotient = q;
-    return (uint64_t)(key - q * s->size);
+    return (uint64_t)(key - q * t->size);
 }
 
-/* Ask the memory system for the slot of `key` ahead of its probe. */
-static inline void table_prefetch(const Search *s, bitboard key)
+/* Ask the memory system for a slot ahead of its probe. */
+static inline void table_prefetch(const Table *t, uint64_t slot)
 {
 #if defined(__GNUC__) || defined(__clang__)
-    bitboard quotient;
-    __builtin_prefetch(&s->table[table_slot(s, key, &quotient)]);
+    __builtin_prefetch(&t->slots[slot]);
 #else
-    (void)s;
-    (void)key;
+    (void)t;
+    (void)slot;
 #endif
 }
 
 /* A slot read and written whole, even while other threads of the same
  * search write it (one 64-bit access; the 128-bit search runs one thread). */
-static inline bitboard table_load(const Search *s, uint64_t slot)
+static inline bitboard table_load(const Table *t, uint64_t slot)
 {
 #if BITBOARD_BITS == 64 && HAVE_THREADS
-    return __atomic_load_n(&s->table[slot], __ATOMIC_RELAXED);
+    return __atomic_load_n(&t->slots[slot], __ATOMIC_RELAXED);
 #else
-    return s->table[slot];
+    return t->slots[slot];
 #endif
 }
 
-static inline void table_store(Search *s, uint64_t slot, bitboard quotient, int code)
+/* Store a code; `listed`: remember the slot for table_reset (one thread
+ * only: with more, the reset clears the whole table, see Search_negamax). */
+static inline void table_store(Table *t, int listed, uint64_t slot, bitboard quotient, int code)
 {
     const bitboard entry = (quotient << 8) | (bitboard)code;
 #if BITBOARD_BITS == 64 && HAVE_THREADS
-    __atomic_store_n(&s->table[slot], entry, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->slots[slot], entry, __ATOMIC_RELAXED);
 #else
-    s->table[slot] = entry;
+    t->slots[slot] = entry;
 #endif
-    if (s->threads > 1) return; /* the reset clears the whole table (see Search_negamax) */
-    if (s->dirty_count < DIRTY_CAPACITY) s->dirty[s->dirty_count++] = (uint32_t)slot;
-    else s->dirty_count = DIRTY_CAPACITY + 1;
+    if (!listed) return;
+    if (t->dirty_count < DIRTY_CAPACITY) t->dirty[t->dirty_count++] = (uint32_t)slot;
+    else t->dirty_count = DIRTY_CAPACITY + 1;
 }
 
 /* --- Search ---------------------------------------------------------------- */
@@ -404,12 +496,6 @@ static int refuse_if_busy(const Search *s)
     return 0;
 }
 
-typedef struct {
-    bitboard cell;
-    bitboard ours;
-    int count;
-} Child;
-
 /* A helper's order of the children near the root: rotated by an amount of
  * its own, so that each helper starts on other subtrees than the others. */
 static void helper_order(const Worker *w, Child *children, int n, int moves)
@@ -423,11 +509,32 @@ static void helper_order(const Worker *w, Child *children, int n, int moves)
     memcpy(children, rotated, (size_t)n * sizeof(Child));
 }
 
+/* The table of the positions of `empty` empty cells that worker `w` searches. */
+static inline Table *table_of(Worker *w, int empty)
+{
+    return empty > LEAF_EMPTY ? &w->search->table : &w->leaf;
+}
+
+typedef int (*Negamax)(Worker *w, bitboard current, bitboard mask, int moves, int alpha,
+                       int beta, const Child *self);
+
 /* connect_four.engine.exact's negamax: the exact score if it lies in [alpha, beta], else a
- * bound on the same side. `threats` are the winning cells of the player who
- * just moved; the player to move cannot win at once. */
-static int negamax(Worker *w, bitboard current, bitboard mask, int moves, int alpha, int beta,
-                   bitboard threats)
+ * bound on the same side. `self->threats` are the winning cells of the
+ * player who just moved; the player to move cannot win at once. The
+ * position's slot comes from the parent (see Child), which asked for it in
+ * time: the compiled search reads the table in the reference's order, only
+ * its memory requests go earlier, and no slot is computed twice.
+ *
+ * The body of every search of this file, inlined into each: the board's
+ * shape (height, connect, columns, cells) comes in as arguments, constants
+ * in a search specialised for one board (see negamax_7x6) and the Search's
+ * fields in negamax_any, and `recurse` is the search itself. With constants
+ * the compiler makes every shift of winning_cells an immediate and unrolls
+ * the loops over the columns: the same steps, fewer instructions. */
+static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard mask, int moves,
+                                        int alpha, int beta, const Child *self,
+                                        const int height, const int connect,
+                                        const int columns, const int cells, Negamax recurse)
 {
     Search *const s = w->search;
     __atomic_store_n(&w->explored, w->explored + 1, __ATOMIC_RELAXED);
@@ -440,7 +547,7 @@ static int negamax(Worker *w, bitboard current, bitboard mask, int moves, int al
         int known;
         if (database_score(&s->database, current, mask, &known)) return known;
     }
-    const int cells = s->cells;
+    const bitboard threats = self->threats;
     bitboard possible = (mask + s->bottom) & s->board;
     const bitboard forced = possible & threats;
     if (forced) {
@@ -450,13 +557,6 @@ static int negamax(Worker *w, bitboard current, bitboard mask, int moves, int al
     possible &= ~(threats >> 1); /* never play just below a threat */
     if (!possible) return -((cells - moves) / 2);
     if (moves >= cells - 2) return 0;
-    {
-        /* The children's slots, fetched while this node reads its own:
-         * a child's key is its mask plus its player's stones. */
-        const bitboard base = (current ^ mask) + mask;
-        for (bitboard rest = possible; rest; rest &= rest - 1)
-            table_prefetch(s, base + (rest & -rest));
-    }
     const int lowest = -((cells - 2 - moves) / 2);
     if (alpha < lowest) {
         alpha = lowest;
@@ -467,9 +567,28 @@ static int negamax(Worker *w, bitboard current, bitboard mask, int moves, int al
         beta = highest;
         if (alpha >= beta) return beta;
     }
-    bitboard quotient;
-    const uint64_t slot = table_slot(s, current + mask, &quotient);
-    const bitboard entry = table_load(s, slot);
+    /* The children in centre-first order, and their slots, asked for at
+     * once: they arrive while this node reads its own slot (which the
+     * parent asked for) and orders its moves. A child's key is its mask
+     * plus its player's stones. This node's entry is in `own`, its
+     * children's in `next`: the leaf table near the leaves. */
+    Table *const own = table_of(w, cells - moves);
+    Table *const next = table_of(w, cells - moves - 1);
+    const int listed = s->threads == 1;
+    const bitboard base = (current ^ mask) + mask;
+    Child children[MAX_COLUMNS];
+    int n = 0;
+    for (int i = 0; i < columns; i++) {
+        const bitboard cell = possible & s->ordered[i];
+        if (!cell) continue;
+        children[n].cell = cell;
+        children[n].slot = table_slot(next, base + cell, &children[n].quotient);
+        table_prefetch(next, children[n].slot);
+        n++;
+    }
+    const uint64_t slot = self->slot;
+    const bitboard quotient = self->quotient;
+    const bitboard entry = table_load(own, slot);
     if ((entry >> 8) == quotient) {
         const int code = (int)(entry & 0xff);
         const int bound = (code >> 1) - CODE_OFFSET;
@@ -485,36 +604,29 @@ static int negamax(Worker *w, bitboard current, bitboard mask, int moves, int al
     }
     if (cells - moves >= ETC_MIN_EMPTY) {
         /* Enhanced transposition cutoff: a child the table already bounds
-         * at or below -beta refutes this node before any search. Their
-         * slots were asked for above; the first in centre-first order wins. */
-        const bitboard base = (current ^ mask) + mask;
-        for (int i = 0; i < s->columns; i++) {
-            const bitboard cell = possible & s->ordered[i];
-            if (!cell) continue;
-            bitboard child_quotient;
-            const bitboard child = table_load(s, table_slot(s, base + cell, &child_quotient));
-            if ((child >> 8) == child_quotient && (child & 1)) {
+         * at or below -beta refutes this node before any search; the first
+         * in centre-first order answers. */
+        for (int i = 0; i < n; i++) {
+            const bitboard child = table_load(next, children[i].slot);
+            if ((child >> 8) == children[i].quotient && (child & 1)) {
                 const int score = CODE_OFFSET - (int)((child & 0xff) >> 1);
                 if (score >= beta) return score;
             }
         }
     }
     /* Most threats first; ties keep the centre-first order. */
-    Child children[MAX_COLUMNS];
-    int n = 0;
-    for (int i = 0; i < s->columns; i++) {
-        const bitboard cell = possible & s->ordered[i];
-        if (!cell) continue;
-        const bitboard ours = winning_cells(s, current | cell, mask | cell);
-        const int count = popcount(ours);
-        int j = n++;
-        while (j > 0 && children[j - 1].count < count) {
+    for (int i = 0; i < n; i++) {
+        const bitboard cell = children[i].cell;
+        children[i].threats =
+            winning_cells_shaped(s, current | cell, mask | cell, height, connect, columns);
+        children[i].count = popcount(children[i].threats);
+        const Child moved = children[i];
+        int j = i;
+        while (j > 0 && children[j - 1].count < moved.count) {
             children[j] = children[j - 1];
             j--;
         }
-        children[j].cell = cell;
-        children[j].ours = ours;
-        children[j].count = count;
+        children[j] = moved;
     }
     if (w->helper) helper_order(w, children, n, moves);
     const bitboard opponent = current ^ mask;
@@ -536,35 +648,91 @@ static int negamax(Worker *w, bitboard current, bitboard mask, int moves, int al
                     continue;
                 }
                 __atomic_store_n(mark, key, __ATOMIC_RELAXED);
-                const int score = -negamax(w, opponent, child_mask, moves + 1, -beta, -alpha,
-                                           children[i].ours);
+                const int score =
+                    -recurse(w, opponent, child_mask, moves + 1, -beta, -alpha, &children[i]);
                 uint64_t expected = key;
                 __atomic_compare_exchange_n(mark, &expected, 0, 0, __ATOMIC_RELAXED,
                                             __ATOMIC_RELAXED);
                 if (w->aborted) return 0;
                 if (score >= beta) {
-                    table_store(s, slot, quotient, (score + CODE_OFFSET) << 1);
+                    table_store(own, listed, slot, quotient, (score + CODE_OFFSET) << 1);
                     return score;
                 }
                 if (score > alpha) alpha = score;
             }
         }
-        table_store(s, slot, quotient, ((alpha + CODE_OFFSET) << 1) | 1);
+        table_store(own, listed, slot, quotient, ((alpha + CODE_OFFSET) << 1) | 1);
         return alpha;
     }
 #endif
     for (int i = 0; i < n; i++) {
-        const int score = -negamax(w, opponent, mask | children[i].cell, moves + 1, -beta,
-                                   -alpha, children[i].ours);
+        const int score = -recurse(w, opponent, mask | children[i].cell, moves + 1, -beta,
+                                   -alpha, &children[i]);
         if (w->aborted) return 0;
         if (score >= beta) {
-            table_store(s, slot, quotient, (score + CODE_OFFSET) << 1);
+            table_store(own, listed, slot, quotient, (score + CODE_OFFSET) << 1);
             return score;
         }
         if (score > alpha) alpha = score;
     }
-    table_store(s, slot, quotient, ((alpha + CODE_OFFSET) << 1) | 1);
+    table_store(own, listed, slot, quotient, ((alpha + CODE_OFFSET) << 1) | 1);
     return alpha;
+}
+
+/* The search of any board. */
+static int negamax_any(Worker *w, bitboard current, bitboard mask, int moves, int alpha, int beta,
+                       const Child *self)
+{
+    const Search *s = w->search;
+    return negamax_shaped(w, current, mask, moves, alpha, beta, self, s->height, s->connect,
+                          s->columns, s->cells, negamax_any);
+}
+
+/* On x86 processors the specialised searches count threats with the popcnt
+ * instruction where the processor has it (every one since about 2008):
+ * compiled for it whatever the build's flags, and chosen at run time (see
+ * negamax_for); without, the build's baseline calls a library function,
+ * about 2 ns a position dearer. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(__POPCNT__)
+#define WITH_POPCNT __attribute__((target("popcnt")))
+#define LOOK_FOR_POPCNT 1
+#else
+#define WITH_POPCNT
+#define LOOK_FOR_POPCNT 0
+#endif
+
+#if BITBOARD_BITS == 64
+/* The search of the 7 x 6 board with four in a row (Pons' benchmarks, the
+ * book), its shape constant. */
+static WITH_POPCNT int negamax_7x6(Worker *w, bitboard current, bitboard mask, int moves, int alpha, int beta,
+                       const Child *self)
+{
+    return negamax_shaped(w, current, mask, moves, alpha, beta, self, 7, 4, 7, 42,
+                          negamax_7x6);
+}
+
+/* The search of the 5 x 8 board with four in a row (the game's default). */
+static WITH_POPCNT int negamax_5x8(Worker *w, bitboard current, bitboard mask, int moves, int alpha, int beta,
+                       const Child *self)
+{
+    return negamax_shaped(w, current, mask, moves, alpha, beta, self, 6, 4, 8, 40,
+                          negamax_5x8);
+}
+#endif
+
+/* The search for the board of `s`: a specialised one where there is one. */
+static Negamax negamax_for(const Search *s)
+{
+#if BITBOARD_BITS == 64
+#if LOOK_FOR_POPCNT
+    if (!__builtin_cpu_supports("popcnt")) return negamax_any;
+#endif
+    if (s->connect == 4 && s->height == 7 && s->columns == 7 && s->cells == 42)
+        return negamax_7x6;
+    if (s->connect == 4 && s->height == 6 && s->columns == 8 && s->cells == 40)
+        return negamax_5x8;
+#endif
+    return negamax_any;
 }
 
 /* --- Python ints and bitboards ---------------------------------------------- */
@@ -676,24 +844,16 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds)
     self->height = height;
     self->connect = connect;
     self->cells = cells;
-    self->winnable = connect <= (height - 1 > columns ? height - 1 : (int)columns);
+    self->winnable = chain_fits(height, connect, (int)columns);
     self->bottom = bottom;
     self->board = board;
     self->threads = threads;
-    free(self->table);
-    self->table = NULL;
-    self->size = size;
-#if FAST_DIVISION
-    self->reciprocal = ~(unsigned __int128)0 / size + 1;
-#endif
-    if (!self->dirty) {
-        self->dirty = (uint32_t *)malloc(DIRTY_CAPACITY * sizeof(uint32_t));
-        if (!self->dirty) {
-            PyErr_NoMemory();
-            return -1;
-        }
+    table_free(&self->table);
+    table_init(&self->table, size);
+    for (int i = 0; i < MAX_THREADS; i++) {
+        table_free(&self->workers[i].leaf);
+        table_init(&self->workers[i].leaf, LEAF_SIZE);
     }
-    self->dirty_count = 0;
     database_release(&self->database);
     return 0;
 }
@@ -701,8 +861,8 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds)
 static void Search_dealloc(Search *self)
 {
     database_release(&self->database);
-    free(self->table);
-    free(self->dirty);
+    table_free(&self->table);
+    for (int i = 0; i < MAX_THREADS; i++) table_free(&self->workers[i].leaf);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -721,7 +881,8 @@ static void finish(Search *s, int score)
 static void *helper_run(void *argument)
 {
     Worker *w = (Worker *)argument;
-    const int score = negamax(w, w->current, w->mask, w->moves, w->alpha, w->beta, w->threats);
+    const int score =
+        negamax_for(w->search)(w, w->current, w->mask, w->moves, w->alpha, w->beta, &w->root);
     if (!w->aborted) finish(w->search, score);
     return NULL;
 }
@@ -750,6 +911,16 @@ static void join_helpers(Search *s, int started)
     for (int i = started; i < s->threads; i++) s->workers[i].explored = 0;
 }
 
+/* The big table and each thread's leaf table, allocated where they were
+ * not: 0, or -1 with MemoryError set. */
+static int tables_allocate(Search *s)
+{
+    if (table_allocate(&s->table) < 0) return -1;
+    for (int i = 0; i < s->threads; i++)
+        if (table_allocate(&s->workers[i].leaf) < 0) return -1;
+    return 0;
+}
+
 static PyObject *Search_negamax(Search *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 8) {
@@ -770,11 +941,15 @@ static PyObject *Search_negamax(Search *self, PyObject *const *args, Py_ssize_t 
         PyErr_SetString(PyExc_TypeError, "check must be callable or None");
         return NULL;
     }
-    if (refuse_if_busy(self) < 0 || table_allocate(self) < 0) return NULL;
+    if (refuse_if_busy(self) < 0 || tables_allocate(self) < 0) return NULL;
     self->busy = 1;
     self->check = args[7];
     self->stop = 0;
-    if (self->threads > 1) self->dirty_count = DIRTY_CAPACITY + 1; /* stores go unlisted */
+    if (self->threads > 1) { /* stores go unlisted */
+        self->table.dirty_count = DIRTY_CAPACITY + 1;
+        for (int i = 0; i < self->threads; i++)
+            self->workers[i].leaf.dirty_count = DIRTY_CAPACITY + 1;
+    }
     for (int i = 0; i < self->threads; i++) {
         Worker *w = &self->workers[i];
         w->search = self;
@@ -787,7 +962,9 @@ static PyObject *Search_negamax(Search *self, PyObject *const *args, Py_ssize_t 
         w->root_moves = (int)moves;
         w->current = current;
         w->mask = mask;
-        w->threats = threats;
+        w->root.threats = threats;
+        w->root.slot =
+            table_slot(table_of(w, self->cells - (int)moves), current + mask, &w->root.quotient);
         w->moves = (int)moves;
         w->alpha = (int)alpha;
         w->beta = (int)beta;
@@ -796,7 +973,8 @@ static PyObject *Search_negamax(Search *self, PyObject *const *args, Py_ssize_t 
     self->released = PyEval_SaveThread();
     const int started = start_helpers(self);
     Worker *const first = &self->workers[0];
-    int score = negamax(first, current, mask, (int)moves, (int)alpha, (int)beta, threats);
+    int score = negamax_for(self)(first, current, mask, (int)moves, (int)alpha, (int)beta,
+                                  &first->root);
     if (!first->aborted) finish(self, score);
     else __atomic_store_n(&self->stop, 1, __ATOMIC_RELAXED); /* a helper finished, or an error */
     join_helpers(self, started);
@@ -825,15 +1003,21 @@ static PyObject *Search_winning_cells(Search *self, PyObject *const *args, Py_ss
 static PyObject *Search_reset(Search *self, PyObject *Py_UNUSED(ignored))
 {
     if (refuse_if_busy(self) < 0) return NULL;
-    table_reset(self);
+    table_reset(&self->table);
+    for (int i = 0; i < MAX_THREADS; i++) table_reset(&self->workers[i].leaf);
     Py_RETURN_NONE;
 }
 
 static PyObject *Search_touch(Search *self, PyObject *Py_UNUSED(ignored))
 {
-    if (refuse_if_busy(self) < 0 || table_allocate(self) < 0) return NULL;
-    memset(self->table, 0, (size_t)self->size * sizeof(bitboard));
-    self->dirty_count = 0;
+    if (refuse_if_busy(self) < 0 || tables_allocate(self) < 0) return NULL;
+    /* Every slot written: the threads' leaf tables too. */
+    self->table.dirty_count = DIRTY_CAPACITY + 1;
+    table_reset(&self->table);
+    for (int i = 0; i < self->threads; i++) {
+        self->workers[i].leaf.dirty_count = DIRTY_CAPACITY + 1;
+        table_reset(&self->workers[i].leaf);
+    }
     Py_RETURN_NONE;
 }
 
@@ -868,7 +1052,7 @@ static PyObject *Search_database_score(Search *self, PyObject *const *args, Py_s
 
 static PyObject *Search_get_table_size(Search *self, void *Py_UNUSED(closure))
 {
-    return PyLong_FromUnsignedLongLong(self->size);
+    return PyLong_FromUnsignedLongLong(self->table.size);
 }
 
 static PyMethodDef Search_methods[] = {

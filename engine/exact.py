@@ -4,7 +4,8 @@ It follows the ideas of Pascal Pons' tutorial "Solving Connect 4" (negamax,
 alpha-beta, transposition table, null-window iteration, threat-based move
 ordering, loss-avoiding move filter, lower-bound entries), written for any
 board size and chain length, with enhanced transposition cutoffs near the
-root (:data:`ETC_MIN_EMPTY`).
+root (:data:`ETC_MIN_EMPTY`) and a small table of its own for the positions
+near the leaves (:data:`LEAF_EMPTY`).
 
 Scores follow Pons' convention (:mod:`connect_four.engine.score`). The search runs in
 pure Python (the reference, for any board) or in C
@@ -38,7 +39,14 @@ if TYPE_CHECKING:
         Search as NativeSearch,  # connect_four.engine._native128's has the same interface
     )
 
-__all__ = ["ETC_MIN_EMPTY", "MAX_THREADS", "Solver", "check_threads"]
+__all__ = [
+    "ETC_MIN_EMPTY",
+    "LEAF_EMPTY",
+    "LEAF_TABLE_SIZE",
+    "MAX_THREADS",
+    "Solver",
+    "check_threads",
+]
 
 ETC_MIN_EMPTY = 20
 """Nodes with at least this many empty cells look up each child in the table
@@ -46,6 +54,20 @@ before searching any, and stop at once if one refutes them (an enhanced
 transposition cutoff); nearer the leaves the extra reads cost the compiled
 search more than the positions they save. ``engine/_native_search.h`` uses
 the same number."""
+
+LEAF_EMPTY = 16
+"""Positions with at most this many empty cells are kept in a table of
+their own, :data:`LEAF_TABLE_SIZE` slots, the others in the solver's big
+table. Most positions a search meets lie near the leaves, and each saves
+little: in the big table they miss the processor's caches at nearly every
+probe and push out the positions near the root, each of which saves a large
+search. In their own small table (2 MiB compiled, which the caches keep)
+they cost little and push out nothing. ``engine/_native_search.h`` uses the
+same numbers (and one leaf table per thread)."""
+
+LEAF_TABLE_SIZE = 262_139
+"""Slots of the table of the positions near the leaves: the largest prime
+below 2**18, 2 MiB of 8-byte slots."""
 
 MAX_THREADS = 64
 """The most threads one :class:`Solver` may search with."""
@@ -113,6 +135,7 @@ class Solver(BudgetedSearch):
         """The search that runs: compiled or pure Python."""
         self._native_search: NativeSearch | None = None
         self._table: TranspositionTable | None = None
+        self._leaf_table: TranspositionTable | None = None
         self.database: Database | None = database_for(rules) if database else None
         """The solved positions the search stops at (7 x 6 with the extra), or None."""
         parallel = native is not None and self.layout.bits <= NARROW_BITS
@@ -138,12 +161,16 @@ class Solver(BudgetedSearch):
             self._table = TranspositionTable(
                 table_size, key_bits=self.layout.bits, cells=rules.cells
             )
-            self._negamax = self._build_negamax(self._table)
+            self._leaf_table = TranspositionTable(
+                LEAF_TABLE_SIZE, key_bits=self.layout.bits, cells=rules.cells
+            )
+            self._negamax = self._build_negamax(self._table, self._leaf_table)
 
     def reset(self) -> None:
         """Empty the transposition table and zero the explored count."""
-        if self._table is not None:
-            self._table.clear()
+        for table in (self._table, self._leaf_table):
+            if table is not None:
+                table.clear()
         if self._native_search is not None:
             self._native_search.reset()
         self.explored = 0
@@ -155,8 +182,9 @@ class Solver(BudgetedSearch):
         as searches first touch it, which costs up to 90 ms over a solver's
         life; :meth:`reset` alone keeps that lazy.
         """
-        if self._table is not None:
-            self._table.touch()
+        for table in (self._table, self._leaf_table):
+            if table is not None:
+                table.touch()
         if self._native_search is not None:
             self._native_search.touch()
         self.explored = 0
@@ -280,7 +308,7 @@ class Solver(BudgetedSearch):
 
         return negamax
 
-    def _build_negamax(self, table: TranspositionTable) -> Negamax:
+    def _build_negamax(self, table: TranspositionTable, leaf_table: TranspositionTable) -> Negamax:
         """The recursive search, as a closure over locals for CPython speed.
 
         ``negamax(current, mask, moves, alpha, beta, threats)`` returns the
@@ -290,10 +318,15 @@ class Solver(BudgetedSearch):
         already computed by the caller to order its moves. The caller
         guarantees the player to move cannot win at once (it only plays
         non-losing moves). ``engine/_native.c`` mirrors this function.
+        Positions with more than :data:`LEAF_EMPTY` empty cells are in
+        ``table``, the others in ``leaf_table``.
         """
         lay = self.layout
         solver = _weak(self)
-        keys, codes, size = table.keys, table.codes, table.size
+        tables = (
+            (leaf_table.keys, leaf_table.codes, leaf_table.size),
+            (table.keys, table.codes, table.size),
+        )
         offset = table.offset
         winning_cells = lay.winning_cells
         bottom, board = lay.bottom_mask, lay.board_mask
@@ -338,6 +371,7 @@ class Solver(BudgetedSearch):
                 beta = highest
                 if alpha >= beta:
                     return beta
+            keys, codes, size = tables[cells - moves > LEAF_EMPTY]
             key = current + mask
             slot = key % size
             if keys[slot] == key:
@@ -355,13 +389,14 @@ class Solver(BudgetedSearch):
             if cells - moves >= ETC_MIN_EMPTY:
                 # A child the table bounds at or below -beta refutes this node.
                 base = (current ^ mask) + mask
+                child_keys, child_codes, child_size = tables[cells - moves - 1 > LEAF_EMPTY]
                 for column_mask in ordered_columns:
                     cell = possible & column_mask
                     if cell:
                         child_key = base + cell
-                        child_slot = child_key % size
-                        if keys[child_slot] == child_key:
-                            code = codes[child_slot]
+                        child_slot = child_key % child_size
+                        if child_keys[child_slot] == child_key:
+                            code = child_codes[child_slot]
                             if code & 1 and offset - (code >> 1) >= beta:
                                 return offset - (code >> 1)
             opponent = current ^ mask
