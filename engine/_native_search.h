@@ -109,8 +109,12 @@ typedef unsigned __int128 bitboard;
  * Measured on Begin-Hard (first 4, load 1.4-1.9, one thread 5.9-6.1 s wall
  * and 104.3 M positions), two threads' wall time and positions: 1 ply 6.26 s
  * and 157 M, 2 plies 4.77 s and 138 M, 3 plies 5.25 s and 159 M; before the
- * workers were set apart (see APART), 4, 8 and 64 plies took 9.4 to 13.3 s. */
-#define HELPER_PLIES 2
+ * workers were set apart (see APART), 4, 8 and 64 plies took 9.4 to 13.3 s.
+ * Since deferral (DEFER_MIN_EMPTY) and the leaf tables, one ply is best
+ * (quiet machine, load 1.0-1.2, one thread 3.95 s and 108.3 M positions):
+ * 1 ply 0.57-0.58 of one thread's wall time and 124 M positions, 2 plies
+ * 0.60-0.61 and 129 M, 3 plies 0.70 and 153 M. */
+#define HELPER_PLIES 1
 /* With threads, a node of at least DEFER_MIN_EMPTY empty cells leaves to
  * the end the children (but the first) that another thread is searching,
  * so that the threads part ways instead of searching the same subtree side
