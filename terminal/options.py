@@ -461,7 +461,8 @@ def _build_parser() -> argparse.ArgumentParser:
         help=f"the table of positions searched, in MiB, 1-"
         f"{MAX_TABLE_MEGABYTES}, at 8 bytes a slot (16 on boards "
         f"over 64 bits, 9 in pure Python); default 64 MiB of 8-byte "
-        f"slots; the most a search takes, less for a short one",
+        f"slots; the most a search takes, less for a short one; each "
+        f"thread adds 2 MiB for the positions near the leaves",
     )
     review = parser.add_argument_group("review")
     review.add_argument(
