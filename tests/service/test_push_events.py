@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from connect_four.service.events import EventHub
 
@@ -19,6 +21,24 @@ async def bound_hub() -> EventHub:
     hub = EventHub()
     hub.bind(asyncio.get_running_loop())
     return hub
+
+
+@contextmanager
+def counting_hops() -> Iterator[list[int]]:
+    """Count the running loop's call_soon_threadsafe calls (hops from other threads) in the block."""
+    loop = asyncio.get_running_loop()
+    hops = [0]
+    original = loop.call_soon_threadsafe
+
+    def counted(*args: object, **kwargs: object) -> object:
+        hops[0] += 1
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+    try:
+        yield hops
+    finally:
+        loop.call_soon_threadsafe = original  # type: ignore[method-assign]
 
 
 def test_a_wake_of_the_game_ends_the_wait() -> None:
@@ -76,26 +96,14 @@ def test_notify_from_a_worker_thread_wakes_the_waiter() -> None:
 def test_notify_of_an_unwatched_game_costs_no_hop_to_the_loop() -> None:
     async def scenario() -> int:
         hub = await bound_hub()
-        loop = asyncio.get_running_loop()
-        hops = 0
-        original = loop.call_soon_threadsafe
-
-        def counted(*args: object, **kwargs: object) -> object:
-            nonlocal hops
-            hops += 1
-            return original(*args, **kwargs)  # type: ignore[arg-type]
-
-        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
-        try:
+        with counting_hops() as hops:
             hub.notify(GAME)
             hub.notify_many([GAME, OTHER])
             with hub.watch(GAME):
                 poster = threading.Thread(target=hub.notify, args=(GAME,))
                 poster.start()  # From a worker thread: one hop.
                 poster.join()
-        finally:
-            loop.call_soon_threadsafe = original  # type: ignore[method-assign]
-        return hops
+        return hops[0]
 
     assert run(scenario()) == 1
 
@@ -103,27 +111,14 @@ def test_notify_of_an_unwatched_game_costs_no_hop_to_the_loop() -> None:
 def test_notify_on_the_loop_wakes_its_waiters_without_a_hop() -> None:
     async def scenario() -> tuple[bool, int]:
         hub = await bound_hub()
-        loop = asyncio.get_running_loop()
-        hops = 0
-        original = loop.call_soon_threadsafe
-
-        def counted(*args: object, **kwargs: object) -> object:
-            nonlocal hops
-            hops += 1
-            return original(*args, **kwargs)  # type: ignore[arg-type]
-
-        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
-        try:
-            with hub.watch(GAME) as watched:
-                seen = watched.generation
-                waiter = asyncio.ensure_future(hub.changed(watched, seen, 5))
-                while not watched.futures:
-                    await asyncio.sleep(0)
-                hub.notify(GAME)  # A move stored on the loop (SQLite's quick calls).
-                woken = await waiter
-        finally:
-            loop.call_soon_threadsafe = original  # type: ignore[method-assign]
-        return woken, hops
+        with counting_hops() as hops, hub.watch(GAME) as watched:
+            seen = watched.generation
+            waiter = asyncio.ensure_future(hub.changed(watched, seen, 5))
+            while not watched.futures:
+                await asyncio.sleep(0)
+            hub.notify(GAME)  # A move stored on the loop (SQLite's quick calls).
+            woken = await waiter
+        return woken, hops[0]
 
     assert run(scenario()) == (True, 0)
 
