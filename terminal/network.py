@@ -315,8 +315,8 @@ class DropTokenClient:
         path = f"{_game_path(game_id)}/moves"
         query = {"start": str(start), "until": str(start + MOVES_PAGE - 1)}
         waiting = wait is not None and self.waits
-        if wait is not None and self.max_wait is not None:
-            wait = min(wait, self.max_wait)
+        if wait is not None:
+            wait = self.granted_wait(wait)
         if wait is not None and waiting:
             query["wait"] = f"{wait:g}"
         try:
@@ -370,6 +370,10 @@ class DropTokenClient:
         except ServiceRefused as refusal:
             if refusal.code not in ("game_done", "game_over"):
                 raise
+
+    def granted_wait(self, wait: float) -> float:
+        """The wait for moves this service is asked for when ``wait`` is wanted: at most :attr:`max_wait`."""
+        return wait if self.max_wait is None else min(wait, self.max_wait)
 
     def abort(self) -> None:
         """End the request under way, from another thread, and refuse any further one.

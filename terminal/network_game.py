@@ -155,6 +155,13 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
     finally:
         if not finished:
             _quit_quietly(settings.network, address, token)
+    yield from _the_end(game, players, quitter, discs, settings)
+
+
+def _the_end(
+    game: Game, players: list[str], quitter: int | None, discs: Discs, settings: Settings
+) -> Conversation[None]:
+    """The lines that end a network game, played or watched: the last grid unless one quit, who won."""
     final_grid = discs.final_grid(game) if quitter is None else None
     for line in ending(game, final_grid=final_grid, announce=settings.announce):
         yield Show(line)
@@ -316,11 +323,7 @@ def _watch(
             yield Show(_play_entry(game, players, entry))
             if entry.column is None:
                 quitter = players.index(entry.player)
-    final_grid = discs.final_grid(game) if quitter is None else None
-    for line in ending(game, final_grid=final_grid, announce=settings.announce):
-        yield Show(line)
-    if not settings.announce:
-        yield Show(_result(game, players))
+    yield from _the_end(game, players, quitter, discs, settings)
 
 
 def _catch_up(
@@ -394,7 +397,7 @@ class _MoveWatch:
             if entries:
                 self.entries = entries
                 return True
-            if not self._client.waits or time.monotonic() - began < PUSH_WAIT / 2:
+            if _answered_early(self._client, began):
                 self._stopped.wait(POLL_SECONDS)
         return False
 
@@ -449,9 +452,17 @@ def _wait_for_news(
         news = yield from patience.call(lambda: client.read_moves(game_id, start, PUSH_WAIT))
         if news:
             return news
-        asked = PUSH_WAIT if client.max_wait is None else min(PUSH_WAIT, client.max_wait)
-        if not client.waits or time.monotonic() - began < asked / 2:
+        if _answered_early(client, began):
             yield Wait(POLL_SECONDS)
+
+
+def _answered_early(client: DropTokenClient, began: float) -> bool:
+    """Whether an empty read of the move list begun at ``began`` came back well before its wait.
+
+    Such an answer came from a service that does not wait (an older one, or
+    one stopping): the next read waits :data:`POLL_SECONDS` first.
+    """
+    return not client.waits or time.monotonic() - began < client.granted_wait(PUSH_WAIT) / 2
 
 
 def _play_entry(game: Game, players: list[str], entry: RemoteMove) -> str:
