@@ -36,20 +36,21 @@ NODES_PER_SECOND = 100_000
 CPython does here on 7 x 6 (about 230,000 a second), so the node budget, not
 the clock, normally ends a search."""
 
-NATIVE_NODES_PER_SECOND = 8_000_000
+NATIVE_NODES_PER_SECOND = 20_000_000
 """The same for the compiled search (``connect_four.engine._native``), which does about
-9 million a second here when idle and 4 million with both cores busy. A
-second of budget is thus worth 80 times more nodes where the accelerator is
-built: answers are the same on an idle and a busy machine, but not with and
-without the accelerator."""
+27 million a second here when idle (a 5 x 8 position, 2026-11-24) and
+about half that with both cores busy. A second of budget is thus worth 200
+times more nodes where the accelerator is built: answers are the same on an
+idle and a busy machine, but not with and without the accelerator. (Until
+the search got three times faster, this was 8 million.)"""
 
 WIDE_NATIVE_NODES_PER_SECOND = 5_500_000
 """The same for the compiled search on 128-bit bitboards (``connect_four.engine._native128``,
-boards of 65 to 128 bits such as 8 x 8), so that a second of budget takes
-about as long there as on 7 x 6. Measured here (bench/native_width.py, both
-cores busy with other work): the same 7 x 6 nodes cost 1.5 times as long on
-128 bits as on 64, and random early 8 x 8, 9 x 9, 12 x 7 and 10 x 10
-positions run at 0.6 to 0.8 times the 7 x 6 rate; 5.5 M is 0.69 x 8 M."""
+boards of 65 to 128 bits such as 8 x 8). The 128-bit search did not share
+the 64-bit one's latest gains: early 8 x 8 and 9 x 7 positions run at
+about 6 million a second here when idle (2026-11-24), so this rate, set
+when the two searches were closer, still leaves the node budget in
+charge."""
 
 SAFETY_FACTOR = 10
 """Without a ``time_limit``, the clock stops a search only after this many

@@ -11,6 +11,7 @@ search of a 7 x 6 position stops at 12 stones, so every column of every
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .accelerator import nodes_per_second
@@ -29,6 +30,12 @@ __all__ = ["ColumnScore", "column_scores"]
 
 _EXACT_SHARE = 2 / 3
 """The part of a column's budget its exact search may spend before the estimate."""
+
+_PASSES: tuple[Callable[[int], int], ...] = (lambda nodes: nodes // 3, lambda nodes: nodes)
+"""How far each pass over the unsettled columns may take the exact search, given
+its whole node budget: a third shared by every column first, so that the
+easy ones settle at once, then all that is left for those still unsettled
+(a column's hard subtree would otherwise spend the shares of easy ones)."""
 
 
 @dataclass(frozen=True)
@@ -119,30 +126,53 @@ def column_scores(
             pending.append((column, child))
     if pending:
         share = time_budget / len(pending)
-        # One table for all: sibling positions share subtrees.
+        # One table for all: sibling positions share subtrees, and a column
+        # searched again in the second pass starts from what the first found.
         solver = Solver(rules, table_size=table_size or TABLE_SIZE, threads=threads)
         solver.deadline = deadline_for(start, time_budget, time_limit)
         nodes = max(len(pending), int(time_budget * _EXACT_SHARE * nodes_per_second(rules)))
-        for index, (column, child) in enumerate(pending):
-            # What the earlier searches left, shared equally by this one and the rest.
-            solver.node_limit = solver.explored + max(
-                1, (nodes - solver.explored) // (len(pending) - index)
+        unsettled = pending
+        for spend in _PASSES:
+            unsettled = _settle(solver, unsettled, spend(nodes), scores)
+            if not unsettled or solver.explored >= nodes or now() >= solver.deadline:
+                break
+        for index, (column, _child) in enumerate(unsettled):
+            child_game = game.copy()
+            child_game.play(column)
+            limit = None
+            if time_limit is not None:  # the estimates share what the limit leaves
+                left = start + time_limit - now()
+                limit = max(left, 0.0) / (len(unsettled) - index)
+            estimate = analyse(
+                child_game,
+                time_budget=share * (1 - _EXACT_SHARE),
+                time_limit=limit,
+                threads=threads,
+                table_size=table_size,
             )
-            try:
-                scores[column] = ColumnScore(-solver.score(child), True)
-            except SearchAborted:
-                child_game = game.copy()
-                child_game.play(column)
-                limit = None
-                if time_limit is not None:  # the estimates share what the limit leaves
-                    left = start + time_limit - now()
-                    limit = max(left, 0.0) / (len(pending) - index)
-                estimate = analyse(
-                    child_game,
-                    time_budget=share * (1 - _EXACT_SHARE),
-                    time_limit=limit,
-                    threads=threads,
-                    table_size=table_size,
-                )
-                scores[column] = ColumnScore(-estimate.score, estimate.exact)
+            scores[column] = ColumnScore(-estimate.score, estimate.exact)
     return dict(sorted(scores.items()))
+
+
+def _settle(
+    solver: Solver,
+    columns: list[tuple[int, Position]],
+    node_limit: int,
+    scores: dict[int, ColumnScore],
+) -> list[tuple[int, Position]]:
+    """Search each ``(column, child)`` exactly until ``solver.explored`` reaches ``node_limit``.
+
+    Each search may spend an equal part of what the searches before it
+    left; the exact scores go into ``scores`` and the columns whose search
+    ran out are returned, in order.
+    """
+    unsettled: list[tuple[int, Position]] = []
+    for index, (column, child) in enumerate(columns):
+        solver.node_limit = solver.explored + max(
+            1, (node_limit - solver.explored) // (len(columns) - index)
+        )
+        try:
+            scores[column] = ColumnScore(-solver.score(child), True)
+        except SearchAborted:
+            unsettled.append((column, child))
+    return unsettled
