@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
+from app_client import AppClient
 
 from connect_four.engine import Game
 from connect_four.service.dependencies import get_computer_pool
@@ -16,13 +16,13 @@ from connect_four.service.winner_pool import ComputerPool
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "games.db")) as test_client:
+def client(tmp_path: Path) -> Iterator[AppClient]:
+    with AppClient(create_app(tmp_path / "games.db")) as test_client:
         yield test_client
 
 
 @pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
-def test_every_level_takes_a_win_in_one(client: TestClient, level: int) -> None:
+def test_every_level_takes_a_win_in_one(client: AppClient, level: int) -> None:
     answer = client.post(
         "/computer_move",
         json={"rows": 6, "columns": 7, "moves": [0, 6, 0, 6, 0, 6], "level": level},
@@ -31,7 +31,7 @@ def test_every_level_takes_a_win_in_one(client: TestClient, level: int) -> None:
     assert answer.json() == {"column": 0}
 
 
-def test_the_perfect_level_answers_a_legal_move_on_other_boards(client: TestClient) -> None:
+def test_the_perfect_level_answers_a_legal_move_on_other_boards(client: AppClient) -> None:
     for rows, columns, moves in [(5, 8, [3, 4]), (4, 4, [0, 1, 2]), (9, 9, [4] * 5)]:
         answer = client.post(
             "/computer_move", json={"rows": rows, "columns": columns, "moves": moves, "level": 5}
@@ -55,14 +55,14 @@ def test_the_perfect_level_answers_a_legal_move_on_other_boards(client: TestClie
     ],
 )
 def test_a_position_that_is_no_game_is_refused_with_its_rule(
-    client: TestClient, body: dict[str, object], status: int, code: str
+    client: AppClient, body: dict[str, object], status: int, code: str
 ) -> None:
     answer = client.post("/computer_move", json=body)
     assert answer.status_code == status, answer.text
     assert answer.json()["error"] == code
 
 
-def test_a_full_pool_answers_503_computer_busy(client: TestClient) -> None:
+def test_a_full_pool_answers_503_computer_busy(client: AppClient) -> None:
     busy = ComputerPool(workers=1, waiting=0, refusal_pause=0)
     busy.in_flight = busy.capacity  # every worker taken
     client.app.dependency_overrides[get_computer_pool] = lambda: busy

@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
+from app_client import AppClient
 
 from connect_four.service.main import create_app
 from connect_four.service.routers.page import CONTENT_SECURITY_POLICY, STATIC_FILES
@@ -20,12 +20,12 @@ PAGE_WEIGHT_LIMIT = 100_000
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "games.db")) as test_client:
+def client(tmp_path: Path) -> Iterator[AppClient]:
+    with AppClient(create_app(tmp_path / "games.db")) as test_client:
         yield test_client
 
 
-def test_the_page_and_every_file_carry_the_content_security_policy(client: TestClient) -> None:
+def test_the_page_and_every_file_carry_the_content_security_policy(client: AppClient) -> None:
     for path in ["/", *(f"/static/{name}" for name in STATIC_FILES)]:
         answer = client.get(path)
         assert answer.status_code == 200, path
@@ -37,7 +37,7 @@ def test_the_page_and_every_file_carry_the_content_security_policy(client: TestC
     assert policy["connect-src"] == "'self'"
 
 
-def test_an_unknown_file_is_the_services_404(client: TestClient) -> None:
+def test_an_unknown_file_is_the_services_404(client: AppClient) -> None:
     answer = client.get("/static/secret.py")
     assert answer.status_code == 404
     assert answer.json()["error"] == "not_found"

@@ -1,4 +1,4 @@
-"""Fixtures for the service: a TestClient on a fresh store, and real server processes.
+"""Fixtures for the service: a AppClient on a fresh store, and real server processes.
 
 Every test that touches stored games runs twice, through the one
 parametrised fixture :func:`database`: on a new SQLite file, and on a new
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fastapi.testclient import TestClient
+from app_client import AppClient
 
 from bench.postgres_cluster import Cluster, ClusterUnavailable, start_cluster
 from connect_four.service.main import create_app
@@ -117,14 +117,14 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
 
 
 @pytest.fixture
-def client(database: Database) -> Iterator[TestClient]:
-    """A TestClient over an app whose store is a new database."""
-    with TestClient(create_app(database)) as test_client:
+def client(database: Database) -> Iterator[AppClient]:
+    """A AppClient over an app whose store is a new database."""
+    with AppClient(create_app(database)) as test_client:
         yield test_client
 
 
 def create_game(
-    client: TestClient | httpx.Client,
+    client: AppClient | httpx.Client,
     players: list[str] | None = None,
     rows: int = 4,
     columns: int = 4,

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
+from app_client import AppClient
 
 from connect_four.engine import Game, Rules, Solver
 from connect_four.engine.convert import to_position
@@ -29,11 +29,11 @@ def pool() -> Iterator[AnalysisPool]:
 
 
 @pytest.fixture
-def client(tmp_path: Path, pool: AnalysisPool) -> Iterator[TestClient]:
-    """A TestClient over an app with the module's analysis pool (no stored games are used)."""
+def client(tmp_path: Path, pool: AnalysisPool) -> Iterator[AppClient]:
+    """A AppClient over an app with the module's analysis pool (no stored games are used)."""
     app = create_app(tmp_path / "games.db")
     app.dependency_overrides[get_analysis_pool] = lambda: pool
-    with TestClient(app) as test_client:
+    with AppClient(app) as test_client:
         yield test_client
 
 
@@ -47,7 +47,7 @@ def _refused(response: Any, status_code: int, code: str) -> str:
     return detail
 
 
-def test_the_issues_example_answers_every_column(client: TestClient) -> None:
+def test_the_issues_example_answers_every_column(client: AppClient) -> None:
     response = client.post("/analysis", json={"rows": 6, "columns": 7, "moves": [3, 3, 4]})
     assert response.status_code == 200, response.text
     body = response.json()
@@ -64,7 +64,7 @@ def test_the_issues_example_answers_every_column(client: TestClient) -> None:
     assert set(body["best"]) <= {2, 5}
 
 
-def test_exact_scores_are_the_exact_solvers(client: TestClient) -> None:
+def test_exact_scores_are_the_exact_solvers(client: AppClient) -> None:
     rules = Rules(5, 5)
     moves = [2, 2, 3]
     body = client.post("/analysis", json={"rows": 5, "columns": 5, "moves": moves}).json()
@@ -84,7 +84,7 @@ def test_exact_scores_are_the_exact_solvers(client: TestClient) -> None:
     assert set(body["best"]) == {e["column"] for e in body["scores"] if e["score"] == best}
 
 
-def test_connect_is_optional_and_taken_when_given(client: TestClient) -> None:
+def test_connect_is_optional_and_taken_when_given(client: AppClient) -> None:
     three = client.post(
         "/analysis", json={"rows": 4, "columns": 4, "connect": 3, "moves": [1, 1, 2]}
     ).json()
@@ -94,14 +94,14 @@ def test_connect_is_optional_and_taken_when_given(client: TestClient) -> None:
     assert three != four
 
 
-def test_a_full_column_is_left_out(client: TestClient) -> None:
+def test_a_full_column_is_left_out(client: AppClient) -> None:
     body = client.post(
         "/analysis", json={"rows": 4, "columns": 4, "moves": [0, 0, 0, 0, 1, 2]}
     ).json()
     assert [entry["column"] for entry in body["scores"]] == [1, 2, 3]
 
 
-def test_an_unsettled_column_is_a_word_without_a_score(client: TestClient) -> None:
+def test_an_unsettled_column_is_a_word_without_a_score(client: AppClient) -> None:
     body = client.post("/analysis", json={"rows": 10, "columns": 10, "moves": []}).json()
     estimates = [entry for entry in body["scores"] if not entry["exact"]]
     assert estimates, body  # the empty 10 x 10 board is far beyond a second of search
@@ -120,7 +120,7 @@ def test_an_unsettled_column_is_a_word_without_a_score(client: TestClient) -> No
     ],
 )
 def test_a_finished_game_answers_its_state_and_no_scores(
-    client: TestClient, rules: dict[str, int], moves: list[int], state: str, winner: str | None
+    client: AppClient, rules: dict[str, int], moves: list[int], state: str, winner: str | None
 ) -> None:
     response = client.post("/analysis", json={**rules, "moves": moves})
     assert response.status_code == 200, response.text
@@ -137,7 +137,7 @@ def test_a_finished_game_answers_its_state_and_no_scores(
     ],
 )
 def test_an_illegal_move_list_is_400_naming_the_move_and_why(
-    client: TestClient, moves: list[int], code: str, named: str
+    client: AppClient, moves: list[int], code: str, named: str
 ) -> None:
     response = client.post("/analysis", json={"rows": 6, "columns": 7, "moves": moves})
     detail = _refused(response, 400, code)
@@ -165,25 +165,25 @@ def test_an_illegal_move_list_is_400_naming_the_move_and_why(
     ],
 )
 def test_malformed_and_oversized_requests_are_400(
-    client: TestClient, body: object, code: str
+    client: AppClient, body: object, code: str
 ) -> None:
     _refused(client.post("/analysis", json=body), 400, code)
 
 
-def test_a_body_that_is_no_json_is_400(client: TestClient) -> None:
+def test_a_body_that_is_no_json_is_400(client: AppClient) -> None:
     response = client.post(
         "/analysis", content=b'{"rows": 6', headers={"content-type": "application/json"}
     )
     _refused(response, 400, "malformed_request")
 
 
-def test_a_huge_body_is_413(client: TestClient) -> None:
+def test_a_huge_body_is_413(client: AppClient) -> None:
     body = b'{"rows": 6, "columns": 7, "moves": [' + b"0, " * 40_000 + b"0]}"
     response = client.post("/analysis", content=body, headers={"content-type": "application/json"})
     _refused(response, 413, "request_too_large")
 
 
-def test_only_post_is_allowed(client: TestClient) -> None:
+def test_only_post_is_allowed(client: AppClient) -> None:
     response = client.get("/analysis")
     _refused(response, 405, "method_not_allowed")
     assert response.headers["allow"] == "POST"
@@ -195,7 +195,7 @@ def test_a_full_pool_answers_503_with_a_json_body(tmp_path: Path) -> None:
     app = create_app(tmp_path / "games.db")
     app.dependency_overrides[get_analysis_pool] = lambda: full
     try:
-        with TestClient(app) as busy_client:
+        with AppClient(app) as busy_client:
             response = busy_client.post("/analysis", json={"rows": 6, "columns": 7, "moves": [3]})
     finally:
         full.close()
@@ -220,7 +220,7 @@ def test_analyses_beyond_the_pools_capacity_are_refused() -> None:
     assert (pool.refused, pool.in_flight) == (1, 0)
 
 
-def test_the_openapi_document_describes_the_route(client: TestClient) -> None:
+def test_the_openapi_document_describes_the_route(client: AppClient) -> None:
     document = client.get("/openapi.json").json()
     operation = document["paths"]["/analysis"]["post"]
     assert {"200", "400", "503", "413", "408"} <= set(operation["responses"])

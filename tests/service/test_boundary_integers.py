@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from fastapi.testclient import TestClient
+from app_client import AppClient
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -92,7 +92,7 @@ BODIES: dict[tuple[str, str], dict[str, object]] = {
 
 
 @pytest.fixture
-def valid(client: TestClient) -> Iterator[dict[str, str]]:
+def valid(client: AppClient) -> Iterator[dict[str, str]]:
     """A valid value of each path parameter: a game with one move, its player, a board."""
     game_id = client.post("/drop_token", json=BODIES["POST", "/drop_token"]).json()["gameId"]
     assert client.post(f"/drop_token/{game_id}/p1", json={"column": 0}).status_code == 200
@@ -147,7 +147,7 @@ def test_every_parameter_of_the_api_is_listed() -> None:
 @example(value=BOUNDARIES[19])
 @example(value=BOUNDARIES[20])
 def test_no_value_of_any_parameter_is_a_server_error(
-    client: TestClient, valid: dict[str, str], parameter: Parameter, value: str
+    client: AppClient, valid: dict[str, str], parameter: Parameter, value: str
 ) -> None:
     path = parameter.path
     for name, default in valid.items():
@@ -176,7 +176,7 @@ def test_no_value_of_any_parameter_is_a_server_error(
     ],
 )
 def test_numbers_past_what_the_database_stores_are_malformed(
-    client: TestClient, valid: dict[str, str], url: str, name: str
+    client: AppClient, valid: dict[str, str], url: str, name: str
 ) -> None:
     """Issue 21's 500s: a move number or position past 2**63 - 1 is a 400 naming it."""
     response = client.get(url.format(game=valid["gameId"]))
@@ -187,7 +187,7 @@ def test_numbers_past_what_the_database_stores_are_malformed(
 
 
 def test_the_largest_stored_number_is_still_a_number(
-    client: TestClient, valid: dict[str, str]
+    client: AppClient, valid: dict[str, str]
 ) -> None:
     """2**63 - 1 reaches the database and is answered as any number past the end."""
     game_id = valid["gameId"]

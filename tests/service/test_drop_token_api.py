@@ -1,4 +1,4 @@
-"""Every drop-token route and every status code the seed lists, through a TestClient."""
+"""Every drop-token route and every status code the seed lists, through a AppClient."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
+from app_client import AppClient
 
 from server_support import ANSWERED_BEFORE_STORAGE
 
@@ -16,11 +16,11 @@ BOARD_4X4 = {"rows": 4, "columns": 4, "connect": 4}
 """The keys beyond the seed's in the state of a game made by new_game's defaults."""
 
 
-def play(client: TestClient, game_id: str, player: str, column: int) -> Any:
+def play(client: AppClient, game_id: str, player: str, column: int) -> Any:
     return client.post(f"/drop_token/{game_id}/{player}", json={"column": column})
 
 
-def play_all(client: TestClient, game_id: str, moves: list[tuple[str, int]]) -> None:
+def play_all(client: AppClient, game_id: str, moves: list[tuple[str, int]]) -> None:
     for player, column in moves:
         response = play(client, game_id, player, column)
         assert response.status_code == 200, response.text
@@ -40,20 +40,20 @@ P1_WINS = [("p1", 0), ("p2", 1), ("p1", 0), ("p2", 1), ("p1", 0), ("p2", 1), ("p
 # --- GET /drop_token and POST /drop_token ------------------------------------
 
 
-def test_list_starts_empty(client: TestClient) -> None:
+def test_list_starts_empty(client: AppClient) -> None:
     response = client.get("/drop_token")
     assert response.status_code == 200
     assert response.json() == {"games": []}
 
 
-def test_created_games_are_listed_until_done(client: TestClient, new_game: NewGame) -> None:
+def test_created_games_are_listed_until_done(client: AppClient, new_game: NewGame) -> None:
     first, second = new_game(client), new_game(client)
     assert client.get("/drop_token").json() == {"games": [first, second]}
     play_all(client, first, P1_WINS)
     assert client.get("/drop_token").json() == {"games": [second]}
 
 
-def test_create_returns_a_game_id(client: TestClient) -> None:
+def test_create_returns_a_game_id(client: AppClient) -> None:
     response = client.post(
         "/drop_token", json={"players": ["player1", "player2"], "columns": 4, "rows": 4}
     )
@@ -90,18 +90,18 @@ def test_create_returns_a_game_id(client: TestClient) -> None:
         "players",
     ],
 )
-def test_create_refuses_malformed_bodies(client: TestClient, body: Any) -> None:
+def test_create_refuses_malformed_bodies(client: AppClient, body: Any) -> None:
     assert_error(client.post("/drop_token", json=body), 400, "malformed_request")
 
 
-def test_create_refuses_invalid_json(client: TestClient) -> None:
+def test_create_refuses_invalid_json(client: AppClient) -> None:
     response = client.post(
         "/drop_token", content=b"{players:", headers={"content-type": "application/json"}
     )
     assert_error(response, 400, "malformed_request")
 
 
-def test_create_accepts_the_largest_board(client: TestClient, new_game: NewGame) -> None:
+def test_create_accepts_the_largest_board(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client, rows=100, columns=100)
     assert play(client, game_id, "p1", 99).status_code == 200
 
@@ -109,14 +109,14 @@ def test_create_accepts_the_largest_board(client: TestClient, new_game: NewGame)
 # --- GET /drop_token/{gameId} -------------------------------------------------
 
 
-def test_state_in_progress_has_no_winner_key(client: TestClient, new_game: NewGame) -> None:
+def test_state_in_progress_has_no_winner_key(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client, players=["ann", "bob"])
     response = client.get(f"/drop_token/{game_id}")
     assert response.status_code == 200
     assert response.json() == {"players": ["ann", "bob"], "state": "IN_PROGRESS", **BOARD_4X4}
 
 
-def test_state_names_the_board_after_the_seeds_keys(client: TestClient, new_game: NewGame) -> None:
+def test_state_names_the_board_after_the_seeds_keys(client: AppClient, new_game: NewGame) -> None:
     """A player who joins learns the board's size from the service; the seed's keys come first."""
     game_id = new_game(client, players=["ann", "bob"], rows=6, columns=7)
     response = client.get(f"/drop_token/{game_id}")
@@ -130,7 +130,7 @@ def test_state_names_the_board_after_the_seeds_keys(client: TestClient, new_game
     )
 
 
-def test_state_after_a_win_names_the_winner(client: TestClient, new_game: NewGame) -> None:
+def test_state_after_a_win_names_the_winner(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client)
     play_all(client, game_id, P1_WINS)
     assert client.get(f"/drop_token/{game_id}").json() == {
@@ -141,7 +141,7 @@ def test_state_after_a_win_names_the_winner(client: TestClient, new_game: NewGam
     }
 
 
-def test_state_after_a_draw_has_a_null_winner(client: TestClient, new_game: NewGame) -> None:
+def test_state_after_a_draw_has_a_null_winner(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client, rows=2, columns=2)
     play_all(client, game_id, [("p1", 0), ("p2", 0), ("p1", 1), ("p2", 1)])
     response = client.get(f"/drop_token/{game_id}")
@@ -156,7 +156,7 @@ def test_state_after_a_draw_has_a_null_winner(client: TestClient, new_game: NewG
     assert client.get("/drop_token").json() == {"games": []}
 
 
-def test_a_4x4_draw(client: TestClient, new_game: NewGame) -> None:
+def test_a_4x4_draw(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client)
     # Columns filled two at a time in the pattern that leaves no four in a line.
     columns = [0, 1, 0, 1, 1, 0, 1, 0, 2, 3, 2, 3, 3, 2, 3, 2]
@@ -165,7 +165,7 @@ def test_a_4x4_draw(client: TestClient, new_game: NewGame) -> None:
     assert client.get(f"/drop_token/{game_id}").json()["winner"] is None
 
 
-def test_state_of_an_unknown_game(client: TestClient) -> None:
+def test_state_of_an_unknown_game(client: AppClient) -> None:
     assert_error(client.get(f"/drop_token/{UNKNOWN_GAME}"), 404, "game_not_found")
 
 
@@ -173,14 +173,14 @@ MALFORMED_IDS = ["not-a-game-id", "no-such-game-0000", "0" * 31, "0" * 33, "A" *
 
 
 @pytest.mark.parametrize("game_id", MALFORMED_IDS)
-def test_state_of_a_malformed_game_id_is_not_found(client: TestClient, game_id: str) -> None:
+def test_state_of_a_malformed_game_id_is_not_found(client: AppClient, game_id: str) -> None:
     assert_error(client.get(f"/drop_token/{game_id}"), 404, "game_not_found")
 
 
 # --- GET /drop_token/{gameId}/moves -------------------------------------------
 
 
-def test_moves_lists_drops_and_quits(client: TestClient, new_game: NewGame) -> None:
+def test_moves_lists_drops_and_quits(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client, players=["a", "b", "c"])
     play_all(client, game_id, [("a", 1), ("b", 2)])
     assert client.delete(f"/drop_token/{game_id}/a").status_code == 202
@@ -195,7 +195,7 @@ def test_moves_lists_drops_and_quits(client: TestClient, new_game: NewGame) -> N
     }
 
 
-def test_moves_of_a_new_game_is_empty(client: TestClient, new_game: NewGame) -> None:
+def test_moves_of_a_new_game_is_empty(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client)
     assert client.get(f"/drop_token/{game_id}/moves").json() == {"moves": []}
 
@@ -211,7 +211,7 @@ def test_moves_of_a_new_game_is_empty(client: TestClient, new_game: NewGame) -> 
     ],
 )
 def test_moves_sub_list_is_inclusive(
-    client: TestClient, new_game: NewGame, query: str, expected: list[int]
+    client: AppClient, new_game: NewGame, query: str, expected: list[int]
 ) -> None:
     game_id = new_game(client)
     play_all(client, game_id, P1_WINS)
@@ -224,7 +224,7 @@ def test_moves_sub_list_is_inclusive(
 @pytest.mark.parametrize(
     "query", ["start=-1", "until=-1", "start=2&until=1", "start=a", "until=1.5", "start="]
 )
-def test_moves_malformed_range(client: TestClient, new_game: NewGame, query: str) -> None:
+def test_moves_malformed_range(client: AppClient, new_game: NewGame, query: str) -> None:
     game_id = new_game(client)
     play_all(client, game_id, P1_WINS)
     response = client.get(f"/drop_token/{game_id}/moves?{query}")
@@ -232,25 +232,25 @@ def test_moves_malformed_range(client: TestClient, new_game: NewGame, query: str
     assert response.json()["error"] in {"malformed_request", "bad_range"}
 
 
-def test_moves_start_past_the_end(client: TestClient, new_game: NewGame) -> None:
+def test_moves_start_past_the_end(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client)
     play_all(client, game_id, P1_WINS[:2])
     assert_error(client.get(f"/drop_token/{game_id}/moves?start=2"), 404, "move_not_found")
 
 
-def test_moves_of_an_unknown_game(client: TestClient) -> None:
+def test_moves_of_an_unknown_game(client: AppClient) -> None:
     assert_error(client.get(f"/drop_token/{UNKNOWN_GAME}/moves"), 404, "game_not_found")
 
 
 @pytest.mark.parametrize("game_id", MALFORMED_IDS)
-def test_moves_of_a_malformed_game_id_is_not_found(client: TestClient, game_id: str) -> None:
+def test_moves_of_a_malformed_game_id_is_not_found(client: AppClient, game_id: str) -> None:
     assert_error(client.get(f"/drop_token/{game_id}/moves"), 404, "game_not_found")
 
 
 # --- POST /drop_token/{gameId}/{playerId} -------------------------------------
 
 
-def test_post_move_returns_its_path(client: TestClient, new_game: NewGame) -> None:
+def test_post_move_returns_its_path(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client)
     response = play(client, game_id, "p1", 2)
     assert response.status_code == 200
@@ -258,7 +258,7 @@ def test_post_move_returns_its_path(client: TestClient, new_game: NewGame) -> No
     assert play(client, game_id, "p2", 2).json() == {"move": f"{game_id}/moves/1"}
 
 
-def test_move_numbers_count_quits(client: TestClient, new_game: NewGame) -> None:
+def test_move_numbers_count_quits(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client, players=["a", "b", "c"])
     play_all(client, game_id, [("a", 0)])
     assert client.delete(f"/drop_token/{game_id}/c").status_code == 202
@@ -278,19 +278,19 @@ def test_move_numbers_count_quits(client: TestClient, new_game: NewGame) -> None
         [1],
     ],
 )
-def test_post_move_malformed_body(client: TestClient, new_game: NewGame, body: Any) -> None:
+def test_post_move_malformed_body(client: AppClient, new_game: NewGame, body: Any) -> None:
     game_id = new_game(client)
     response = client.post(f"/drop_token/{game_id}/p1", json=body)
     assert_error(response, 400, "malformed_request")
 
 
 @pytest.mark.parametrize("column", [-1, 4, 10**20])
-def test_post_move_off_the_board(client: TestClient, new_game: NewGame, column: int) -> None:
+def test_post_move_off_the_board(client: AppClient, new_game: NewGame, column: int) -> None:
     game_id = new_game(client)
     assert_error(play(client, game_id, "p1", column), 400, "column_out_of_range")
 
 
-def test_post_move_into_a_full_column(client: TestClient, new_game: NewGame) -> None:
+def test_post_move_into_a_full_column(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client)
     play_all(client, game_id, [("p1", 0), ("p2", 0), ("p1", 0), ("p2", 0)])
     assert_error(play(client, game_id, "p1", 0), 400, "column_full")
@@ -298,41 +298,41 @@ def test_post_move_into_a_full_column(client: TestClient, new_game: NewGame) -> 
     assert play(client, game_id, "p1", 1).status_code == 200
 
 
-def test_post_move_on_a_finished_game(client: TestClient, new_game: NewGame) -> None:
+def test_post_move_on_a_finished_game(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client)
     play_all(client, game_id, P1_WINS)
     assert_error(play(client, game_id, "p2", 2), 400, "game_over")
     assert_error(play(client, game_id, "p1", 2), 400, "game_over")
 
 
-def test_post_move_not_your_turn(client: TestClient, new_game: NewGame) -> None:
+def test_post_move_not_your_turn(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client)
     assert_error(play(client, game_id, "p2", 0), 409, "not_your_turn")
     play_all(client, game_id, [("p1", 0)])
     assert_error(play(client, game_id, "p1", 0), 409, "not_your_turn")
 
 
-def test_post_move_unknown_game(client: TestClient) -> None:
+def test_post_move_unknown_game(client: AppClient) -> None:
     assert_error(play(client, UNKNOWN_GAME, "p1", 0), 404, "game_not_found")
 
 
 @pytest.mark.parametrize("game_id", MALFORMED_IDS)
-def test_post_move_malformed_game_id_is_not_found(client: TestClient, game_id: str) -> None:
+def test_post_move_malformed_game_id_is_not_found(client: AppClient, game_id: str) -> None:
     assert_error(play(client, game_id, "p1", 0), 404, "game_not_found")
 
 
-def test_post_move_unknown_player(client: TestClient, new_game: NewGame) -> None:
+def test_post_move_unknown_player(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client)
     assert_error(play(client, game_id, "p3", 0), 404, "player_not_found")
 
 
-def test_post_move_by_a_player_who_quit(client: TestClient, new_game: NewGame) -> None:
+def test_post_move_by_a_player_who_quit(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client, players=["a", "b", "c"])
     assert client.delete(f"/drop_token/{game_id}/a").status_code == 202
     assert_error(play(client, game_id, "a", 0), 404, "player_not_active")
 
 
-def test_player_names_with_spaces_and_unicode(client: TestClient, new_game: NewGame) -> None:
+def test_player_names_with_spaces_and_unicode(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client, players=["Ann Lee", "Zoë?"])
     assert client.post(f"/drop_token/{game_id}/Ann%20Lee", json={"column": 0}).status_code == 200
     assert client.post(f"/drop_token/{game_id}/Zo%C3%AB%3F", json={"column": 0}).status_code == 200
@@ -342,7 +342,7 @@ def test_player_names_with_spaces_and_unicode(client: TestClient, new_game: NewG
 # --- GET /drop_token/{gameId}/moves/{move_number} -----------------------------
 
 
-def test_get_one_move_and_one_quit(client: TestClient, new_game: NewGame) -> None:
+def test_get_one_move_and_one_quit(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client, players=["a", "b", "c"])
     play_all(client, game_id, [("a", 3)])
     client.delete(f"/drop_token/{game_id}/b")
@@ -357,24 +357,24 @@ def test_get_one_move_and_one_quit(client: TestClient, new_game: NewGame) -> Non
 
 
 @pytest.mark.parametrize("number", ["-1", "x", "1.5"])
-def test_get_move_malformed_number(client: TestClient, new_game: NewGame, number: str) -> None:
+def test_get_move_malformed_number(client: AppClient, new_game: NewGame, number: str) -> None:
     game_id = new_game(client)
     play_all(client, game_id, [("p1", 0)])
     assert_error(client.get(f"/drop_token/{game_id}/moves/{number}"), 400, "malformed_request")
 
 
-def test_get_move_past_the_end(client: TestClient, new_game: NewGame) -> None:
+def test_get_move_past_the_end(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client)
     play_all(client, game_id, [("p1", 0)])
     assert_error(client.get(f"/drop_token/{game_id}/moves/1"), 404, "move_not_found")
 
 
-def test_get_move_unknown_game(client: TestClient) -> None:
+def test_get_move_unknown_game(client: AppClient) -> None:
     assert_error(client.get(f"/drop_token/{UNKNOWN_GAME}/moves/0"), 404, "game_not_found")
 
 
 @pytest.mark.parametrize("game_id", MALFORMED_IDS)
-def test_get_move_malformed_game_id_is_not_found(client: TestClient, game_id: str) -> None:
+def test_get_move_malformed_game_id_is_not_found(client: AppClient, game_id: str) -> None:
     assert_error(client.get(f"/drop_token/{game_id}/moves/0"), 404, "game_not_found")
 
 
@@ -382,7 +382,7 @@ def test_get_move_malformed_game_id_is_not_found(client: TestClient, game_id: st
 
 
 def test_quit_out_of_turn_leaves_the_last_player_the_winner(
-    client: TestClient, new_game: NewGame
+    client: AppClient, new_game: NewGame
 ) -> None:
     game_id = new_game(client)
     response = client.delete(f"/drop_token/{game_id}/p2")
@@ -395,7 +395,7 @@ def test_quit_out_of_turn_leaves_the_last_player_the_winner(
     }
 
 
-def test_quit_in_turn_passes_the_turn(client: TestClient, new_game: NewGame) -> None:
+def test_quit_in_turn_passes_the_turn(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client, players=["a", "b", "c"])
     play_all(client, game_id, [("a", 0)])
     assert client.delete(f"/drop_token/{game_id}/b").status_code == 202
@@ -404,9 +404,7 @@ def test_quit_in_turn_passes_the_turn(client: TestClient, new_game: NewGame) -> 
     assert client.get(f"/drop_token/{game_id}").json()["state"] == "IN_PROGRESS"
 
 
-def test_three_players_rotate_and_skip_those_who_quit(
-    client: TestClient, new_game: NewGame
-) -> None:
+def test_three_players_rotate_and_skip_those_who_quit(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client, players=["a", "b", "c"], rows=6, columns=7)
     play_all(client, game_id, [("a", 0), ("b", 1), ("c", 2), ("a", 0)])
     assert client.delete(f"/drop_token/{game_id}/c").status_code == 202
@@ -415,14 +413,14 @@ def test_three_players_rotate_and_skip_those_who_quit(
     assert client.delete(f"/drop_token/{game_id}/b").status_code == 410
 
 
-def test_quit_twice(client: TestClient, new_game: NewGame) -> None:
+def test_quit_twice(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client, players=["a", "b", "c"])
     assert client.delete(f"/drop_token/{game_id}/a").status_code == 202
     assert_error(client.delete(f"/drop_token/{game_id}/a"), 404, "player_not_active")
 
 
 def test_quitting_again_after_ones_own_quit_ended_the_game_is_410(
-    client: TestClient, new_game: NewGame
+    client: AppClient, new_game: NewGame
 ) -> None:
     game_id = new_game(client)
     assert client.delete(f"/drop_token/{game_id}/p2").status_code == 202
@@ -432,7 +430,7 @@ def test_quitting_again_after_ones_own_quit_ended_the_game_is_410(
 
 
 def test_a_player_who_quit_stays_out_after_the_game_ends(
-    client: TestClient, new_game: NewGame
+    client: AppClient, new_game: NewGame
 ) -> None:
     game_id = new_game(client, players=["a", "b", "c"])
     assert client.delete(f"/drop_token/{game_id}/c").status_code == 202
@@ -444,23 +442,23 @@ def test_a_player_who_quit_stays_out_after_the_game_ends(
     assert_error(play(client, game_id, "a", 0), 400, "game_over")
 
 
-def test_quit_unknown_player(client: TestClient, new_game: NewGame) -> None:
+def test_quit_unknown_player(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client)
     assert_error(client.delete(f"/drop_token/{game_id}/zed"), 404, "player_not_found")
 
 
 @pytest.mark.parametrize("game_id", [UNKNOWN_GAME, *MALFORMED_IDS])
-def test_quit_unknown_game(client: TestClient, game_id: str) -> None:
+def test_quit_unknown_game(client: AppClient, game_id: str) -> None:
     assert_error(client.delete(f"/drop_token/{game_id}/p1"), 404, "game_not_found")
 
 
-def test_quit_a_finished_game(client: TestClient, new_game: NewGame) -> None:
+def test_quit_a_finished_game(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client)
     play_all(client, game_id, P1_WINS)
     assert_error(client.delete(f"/drop_token/{game_id}/p2"), 410, "game_done")
 
 
-def test_quit_after_a_draw(client: TestClient, new_game: NewGame) -> None:
+def test_quit_after_a_draw(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client, rows=1, columns=2)
     play_all(client, game_id, [("p1", 0), ("p2", 1)])
     assert_error(client.delete(f"/drop_token/{game_id}/p1"), 410, "game_done")
@@ -469,7 +467,7 @@ def test_quit_after_a_draw(client: TestClient, new_game: NewGame) -> None:
 # --- Board sizes ----------------------------------------------------------------
 
 
-def test_four_in_a_row_wins_on_a_one_row_board(client: TestClient, new_game: NewGame) -> None:
+def test_four_in_a_row_wins_on_a_one_row_board(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client, rows=1, columns=7)
     play_all(client, game_id, [("p1", 0), ("p2", 6), ("p1", 1), ("p2", 5), ("p1", 2), ("p2", 4)])
     assert client.get(f"/drop_token/{game_id}").json()["state"] == "IN_PROGRESS"
@@ -479,7 +477,7 @@ def test_four_in_a_row_wins_on_a_one_row_board(client: TestClient, new_game: New
 
 @pytest.mark.parametrize(("rows", "columns"), [(1, 1), (3, 3), (2, 3), (3, 1)])
 def test_boards_too_small_for_four_end_in_a_draw(
-    client: TestClient, new_game: NewGame, rows: int, columns: int
+    client: AppClient, new_game: NewGame, rows: int, columns: int
 ) -> None:
     game_id = new_game(client, rows=rows, columns=columns)
     players = ["p1", "p2"]
@@ -498,11 +496,11 @@ def test_boards_too_small_for_four_end_in_a_draw(
 # --- Errors in general ----------------------------------------------------------
 
 
-def test_unknown_route_is_a_json_404(client: TestClient) -> None:
+def test_unknown_route_is_a_json_404(client: AppClient) -> None:
     assert_error(client.get("/nowhere"), 404, "not_found")
 
 
-def test_no_validation_422_anywhere_in_the_openapi_document(client: TestClient) -> None:
+def test_no_validation_422_anywhere_in_the_openapi_document(client: AppClient) -> None:
     """Malformed requests are 400; the only 422 is a reused Idempotency-Key's."""
     document = client.get("/openapi.json").json()
     assert "HTTPValidationError" not in str(document)
@@ -537,7 +535,7 @@ def test_no_validation_422_anywhere_in_the_openapi_document(client: TestClient) 
     ],
 )
 def test_openapi_documents_every_status(
-    client: TestClient, method: str, path: str, codes: set[str]
+    client: AppClient, method: str, path: str, codes: set[str]
 ) -> None:
     document = client.get("/openapi.json").json()
     assert set(document["paths"][path][method]["responses"]) == codes

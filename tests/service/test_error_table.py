@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
+from app_client import AppClient
 
 import connect_four.service.errors  # noqa: F401 (loads connect_four.service.errors)
 from connect_four import service
@@ -137,7 +137,7 @@ def test_the_store_and_the_pool_are_dependencies_a_test_can_swap(tmp_path: Path)
     app = create_app(tmp_path / "games.db")
     app.dependency_overrides[get_store] = lambda: other_store
     app.dependency_overrides[get_winner_pool] = _FixedPool
-    with TestClient(app) as client:
+    with AppClient(app) as client:
         assert client.get("/drop_token").json() == {"games": [game_id]}
         response = client.get("/winner/" + "X" * 35 + "AAAABBB")
         assert (response.text, response.headers["order-verified"]) == ("B", "false")

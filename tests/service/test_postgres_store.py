@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
+from app_client import AppClient
 
 from bench.postgres_cluster import Cluster
 from connect_four.service.errors import StorageError
@@ -43,7 +43,7 @@ def assert_storage_error(response: Any, code: str) -> None:
     assert "retry-after" in response.headers
 
 
-def move(client: TestClient, game_id: str, number: int) -> Any:
+def move(client: AppClient, game_id: str, number: int) -> Any:
     return client.post(
         f"/drop_token/{game_id}/{'ab'[number % 2]}", json={"column": (number // 2) % 7}
     )
@@ -58,7 +58,7 @@ def test_a_stopped_server_is_503_storage_unavailable_then_the_service_recovers(
     cluster = own_postgres_cluster
     postgres = cluster.empty_database()
     app = create_app(postgres)
-    with TestClient(app) as client:
+    with AppClient(app) as client:
         # A short wait for a connection, so each refusal comes within a second.
         app.state.store.close()
         app.state.store = PostgresGameStore(postgres, connect_timeout=1)
@@ -82,15 +82,15 @@ def test_a_stopped_server_is_503_storage_unavailable_then_the_service_recovers(
 
 
 def test_a_read_only_database_is_503_storage_read_only_and_reads_go_on(postgres: str) -> None:
-    with TestClient(create_app(postgres)) as client:
+    with AppClient(create_app(postgres)) as client:
         game_id = client.post("/drop_token", json=NEW_GAME).json()["gameId"]
-    with TestClient(create_app(postgres, read_only=True)) as client:
+    with AppClient(create_app(postgres, read_only=True)) as client:
         assert_storage_error(move(client, game_id, 0), "storage_read_only")
         assert_storage_error(client.delete(f"/drop_token/{game_id}/a"), "storage_read_only")
         assert_storage_error(client.post("/drop_token", json=NEW_GAME), "storage_read_only")
         assert client.get(f"/drop_token/{game_id}/moves").json() == {"moves": []}
         assert client.get("/drop_token").json() == {"games": [game_id]}
-    with TestClient(create_app(postgres)) as client:
+    with AppClient(create_app(postgres)) as client:
         assert move(client, game_id, 0).status_code == 200
 
 

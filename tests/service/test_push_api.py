@@ -1,4 +1,4 @@
-"""The long poll, GET /drop_token/{gameId}/moves?wait=S, through a TestClient on both databases.
+"""The long poll, GET /drop_token/{gameId}/moves?wait=S, through a AppClient on both databases.
 
 A waiting request runs in a thread; the test waits for the app's hub to
 count it as waiting before it moves, so each wake is really a push.
@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi.testclient import TestClient
+from app_client import AppClient
 
 from connect_four.service.limits import MAX_WAIT
 from server_support import ANSWERED_BEFORE_STORAGE
@@ -24,7 +24,7 @@ NewGame = Callable[..., str]
 class Waiter(threading.Thread):
     """One GET in a thread of its own; its response and how long it took."""
 
-    def __init__(self, client: TestClient, path: str) -> None:
+    def __init__(self, client: AppClient, path: str) -> None:
         super().__init__()
         self.client, self.path = client, path
         self.response: httpx.Response | None = None
@@ -41,7 +41,7 @@ class Waiter(threading.Thread):
         return self.response
 
 
-def start_waiters(client: TestClient, path: str, count: int = 1) -> list[Waiter]:
+def start_waiters(client: AppClient, path: str, count: int = 1) -> list[Waiter]:
     """Start ``count`` waiting requests and return once the hub holds them all."""
     hub = client.app.state.events  # type: ignore[attr-defined]
     already = hub.waiting
@@ -56,14 +56,14 @@ def start_waiters(client: TestClient, path: str, count: int = 1) -> list[Waiter]
     return waiters
 
 
-def move(client: TestClient, game_id: str, player: str, column: int, **headers: str) -> Any:
+def move(client: AppClient, game_id: str, player: str, column: int, **headers: str) -> Any:
     return client.post(f"/drop_token/{game_id}/{player}", json={"column": column}, headers=headers)
 
 
 @ANSWERED_BEFORE_STORAGE
 @pytest.mark.parametrize("wait", ["0", "-1", f"{MAX_WAIT + 0.5:g}", "nan", "inf", "soon", ""])
 def test_a_wait_out_of_range_is_a_clear_400(
-    client: TestClient, new_game: NewGame, wait: str
+    client: AppClient, new_game: NewGame, wait: str
 ) -> None:
     game_id = new_game(client)
     response = client.get(f"/drop_token/{game_id}/moves?start=0&wait={wait}")
@@ -73,7 +73,7 @@ def test_a_wait_out_of_range_is_a_clear_400(
 
 
 def test_a_five_minute_wait_is_taken_and_a_longer_one_refused_with_the_tables_body(
-    client: TestClient, new_game: NewGame
+    client: AppClient, new_game: NewGame
 ) -> None:
     game_id = new_game(client)
     assert move(client, game_id, "p1", 3).status_code == 200
@@ -91,7 +91,7 @@ def test_a_five_minute_wait_is_taken_and_a_longer_one_refused_with_the_tables_bo
 
 
 def test_a_move_already_there_is_answered_at_once_exactly_as_without_wait(
-    client: TestClient, new_game: NewGame
+    client: AppClient, new_game: NewGame
 ) -> None:
     game_id = new_game(client)
     assert move(client, game_id, "p1", 0).status_code == 200
@@ -106,7 +106,7 @@ def test_a_move_already_there_is_answered_at_once_exactly_as_without_wait(
 
 
 def test_with_no_news_the_answer_after_the_wait_is_the_seeds(
-    client: TestClient, new_game: NewGame
+    client: AppClient, new_game: NewGame
 ) -> None:
     game_id = new_game(client)
     assert move(client, game_id, "p1", 2).status_code == 200
@@ -122,7 +122,7 @@ def test_with_no_news_the_answer_after_the_wait_is_the_seeds(
     assert (waited.status_code, waited.json()) == (200, {"moves": []})
 
 
-def test_a_finished_game_answers_at_once(client: TestClient, new_game: NewGame) -> None:
+def test_a_finished_game_answers_at_once(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client)
     assert client.delete(f"/drop_token/{game_id}/p2").status_code == 202
     begin = time.monotonic()
@@ -142,7 +142,7 @@ def test_a_finished_game_answers_at_once(client: TestClient, new_game: NewGame) 
     ],
 )
 def test_errors_are_answered_at_once(
-    client: TestClient, new_game: NewGame, path: str, status: int, code: str
+    client: AppClient, new_game: NewGame, path: str, status: int, code: str
 ) -> None:
     url = path.format(unknown="0" * 32, game=new_game(client))
     begin = time.monotonic()
@@ -152,7 +152,7 @@ def test_errors_are_answered_at_once(
 
 
 def test_a_move_wakes_every_waiter_of_its_game_and_only_them(
-    client: TestClient, new_game: NewGame
+    client: AppClient, new_game: NewGame
 ) -> None:
     game_id, other = new_game(client), new_game(client)
     bystander = start_waiters(client, f"/drop_token/{other}/moves?start=0&wait=1")[0]
@@ -165,9 +165,7 @@ def test_a_move_wakes_every_waiter_of_its_game_and_only_them(
     assert bystander.result().status_code == 404  # its wait ran out: nothing moved there
 
 
-def test_a_quit_wakes_the_waiter_and_counts_as_a_move(
-    client: TestClient, new_game: NewGame
-) -> None:
+def test_a_quit_wakes_the_waiter_and_counts_as_a_move(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client, players=["ann", "bob", "cy"])
     assert move(client, game_id, "ann", 0).status_code == 200
     (waiter,) = start_waiters(client, f"/drop_token/{game_id}/moves?start=1&wait=30")
@@ -175,7 +173,7 @@ def test_a_quit_wakes_the_waiter_and_counts_as_a_move(
     assert waiter.result().json() == {"moves": [{"type": "QUIT", "player": "bob"}]}
 
 
-def test_a_refused_move_wakes_nobody_for_long(client: TestClient, new_game: NewGame) -> None:
+def test_a_refused_move_wakes_nobody_for_long(client: AppClient, new_game: NewGame) -> None:
     game_id = new_game(client)
     (waiter,) = start_waiters(client, f"/drop_token/{game_id}/moves?start=0&wait=0.5")
     assert move(client, game_id, "p2", 0).status_code == 409  # not p2's turn: nothing stored
@@ -183,7 +181,7 @@ def test_a_refused_move_wakes_nobody_for_long(client: TestClient, new_game: NewG
     assert waiter.seconds >= 0.5
 
 
-def test_spectators_follow_a_game_with_tokens_without_any_token(client: TestClient) -> None:
+def test_spectators_follow_a_game_with_tokens_without_any_token(client: AppClient) -> None:
     created = client.post(
         "/drop_token", json={"players": ["ann", "bob"], "rows": 4, "columns": 4, "tokens": True}
     ).json()
@@ -203,7 +201,7 @@ def test_spectators_follow_a_game_with_tokens_without_any_token(client: TestClie
     assert client.get("/drop_token").json()["games"] == [game_id]
 
 
-def test_the_openapi_document_describes_the_wait(client: TestClient) -> None:
+def test_the_openapi_document_describes_the_wait(client: AppClient) -> None:
     operation = client.get("/openapi.json").json()["paths"]["/drop_token/{gameId}/moves"]["get"]
     (wait,) = [parameter for parameter in operation["parameters"] if parameter["name"] == "wait"]
     schema = wait["schema"]["anyOf"][0]

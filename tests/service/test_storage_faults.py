@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi.testclient import TestClient
+from app_client import AppClient
 
 from connect_four.service.main import create_app
 from server_support import REPOSITORY, listening_socket
@@ -37,14 +37,14 @@ def assert_storage_error(response: Any, code: str) -> None:
     assert "retry-after" in response.headers
 
 
-def new_game(client: TestClient | httpx.Client) -> str:
+def new_game(client: AppClient | httpx.Client) -> str:
     response = client.post("/drop_token", json=NEW_GAME)
     assert response.status_code == 200, response.text
     game_id: str = response.json()["gameId"]
     return game_id
 
 
-def move(client: TestClient | httpx.Client, game_id: str, number: int) -> Any:
+def move(client: AppClient | httpx.Client, game_id: str, number: int) -> Any:
     """Post move ``number`` of a game that fills columns 0 and 1 alternately... until full."""
     return client.post(
         f"/drop_token/{game_id}/{'ab'[number % 2]}", json={"column": (number // 2) % 7}
@@ -63,14 +63,14 @@ def database(db: Path) -> Path:
 
 
 @pytest.fixture
-def app_client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as client:
+def app_client(db: Path) -> Iterator[AppClient]:
+    with AppClient(create_app(db)) as client:
         yield client
 
 
 def test_a_full_database_is_503_storage_full_and_loses_no_acknowledged_game(db: Path) -> None:
     acknowledged: list[str] = []
-    with TestClient(create_app(db, max_db_pages=24)) as client:
+    with AppClient(create_app(db, max_db_pages=24)) as client:
         for _ in range(5000):  # Far more than 24 pages hold.
             response = client.post("/drop_token", json=NEW_GAME)
             if response.status_code != 200:
@@ -81,13 +81,13 @@ def test_a_full_database_is_503_storage_full_and_loses_no_acknowledged_game(db: 
         # Reads go on, and show exactly the acknowledged games.
         assert client.get("/drop_token").json()["games"] == acknowledged
     # The fault gone (here: the limit raised), the same file takes new games.
-    with TestClient(create_app(db)) as client:
+    with AppClient(create_app(db)) as client:
         assert client.get("/drop_token").json()["games"] == acknowledged
         new_game(client)
 
 
 def test_a_moved_away_file_is_503_storage_missing_until_it_is_back(
-    app_client: TestClient, db: Path
+    app_client: AppClient, db: Path
 ) -> None:
     game_id = new_game(app_client)
     assert move(app_client, game_id, 0).status_code == 200
@@ -100,7 +100,7 @@ def test_a_moved_away_file_is_503_storage_missing_until_it_is_back(
     assert len(app_client.get(f"/drop_token/{game_id}/moves").json()["moves"]) == 2
 
 
-def test_a_deleted_file_acknowledges_nothing_more(app_client: TestClient, db: Path) -> None:
+def test_a_deleted_file_acknowledges_nothing_more(app_client: AppClient, db: Path) -> None:
     """The bug of issue 9: moves went into the deleted file with 200s."""
     game_id = new_game(app_client)
     db.unlink()
@@ -110,7 +110,7 @@ def test_a_deleted_file_acknowledges_nothing_more(app_client: TestClient, db: Pa
 
 
 def test_new_connections_never_make_an_empty_database_where_the_file_was(
-    app_client: TestClient, db: Path
+    app_client: AppClient, db: Path
 ) -> None:
     game_id = new_game(app_client)
     app_client.app.state.store.close()  # type: ignore[attr-defined]
@@ -121,7 +121,7 @@ def test_new_connections_never_make_an_empty_database_where_the_file_was(
 
 
 def test_a_replaced_file_is_503_storage_replaced_until_the_original_is_back(
-    app_client: TestClient, db: Path, tmp_path: Path
+    app_client: AppClient, db: Path, tmp_path: Path
 ) -> None:
     game_id = new_game(app_client)
     assert move(app_client, game_id, 0).status_code == 200
@@ -138,7 +138,7 @@ def test_a_replaced_file_is_503_storage_replaced_until_the_original_is_back(
 
 
 def test_a_corrupted_file_is_503_storage_corrupt_until_it_is_repaired(
-    app_client: TestClient, db: Path
+    app_client: AppClient, db: Path
 ) -> None:
     game_id = new_game(app_client)
     assert move(app_client, game_id, 0).status_code == 200
@@ -159,15 +159,15 @@ def test_a_corrupted_file_is_503_storage_corrupt_until_it_is_repaired(
 
 def test_read_only_storage_is_503_storage_read_only_and_reads_go_on(db: Path) -> None:
     """SQLite's SQLITE_READONLY, as a file opened read-only gives it (``--read-only``)."""
-    with TestClient(create_app(db)) as client:
+    with AppClient(create_app(db)) as client:
         game_id = new_game(client)
-    with TestClient(create_app(db, read_only=True)) as client:
+    with AppClient(create_app(db, read_only=True)) as client:
         assert_storage_error(move(client, game_id, 0), "storage_read_only")
         assert_storage_error(client.delete(f"/drop_token/{game_id}/a"), "storage_read_only")
         assert_storage_error(client.post("/drop_token", json=NEW_GAME), "storage_read_only")
         assert client.get(f"/drop_token/{game_id}/moves").json() == {"moves": []}
         assert client.get("/drop_token").json() == {"games": [game_id]}
-    with TestClient(create_app(db)) as client:
+    with AppClient(create_app(db)) as client:
         assert move(client, game_id, 0).status_code == 200
 
 

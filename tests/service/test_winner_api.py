@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
+from app_client import AppClient
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -26,32 +26,32 @@ B_WINS = EMPTY * 2 + "BXXXXXX" * 3 + "BAAAXXA"
 
 
 @pytest.mark.parametrize(("board", "expected"), [("X" * 42, "X"), (A_WINS, "A"), (B_WINS, "B")])
-def test_get_answers_plain_text(client: TestClient, board: str, expected: str) -> None:
+def test_get_answers_plain_text(client: AppClient, board: str, expected: str) -> None:
     response = client.get(f"/winner/{board}")
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/plain")
     assert response.text == expected
 
 
-def test_get_takes_the_board_size_and_chain(client: TestClient) -> None:
+def test_get_takes_the_board_size_and_chain(client: AppClient) -> None:
     board = "XXXXXXAAB"
     assert client.get(f"/winner/{board}?rows=3&columns=3&connect=2").text == "A"
     assert client.get(f"/winner/{board}?rows=3&columns=3&connect=3").text == "X"
 
 
-def test_get_takes_who_moved_first(client: TestClient) -> None:
+def test_get_takes_who_moved_first(client: AppClient) -> None:
     assert client.get(f"/winner/{'X' * 41}B?first=B").text == "X"
     assert client.get(f"/winner/{'X' * 41}B").status_code == 400
 
 
 @pytest.mark.parametrize(("board", "expected"), [("X" * 42, "X"), (A_WINS, "A"), (B_WINS, "B")])
-def test_post_answers_json(client: TestClient, board: str, expected: str) -> None:
+def test_post_answers_json(client: AppClient, board: str, expected: str) -> None:
     response = client.post("/winner", json={"board": board, "rows": 6, "columns": 7, "connect": 4})
     assert response.status_code == 200
     assert response.json() == {"winner": expected, "orderVerified": True}
 
 
-def test_post_defaults_to_six_by_seven_connect_four(client: TestClient) -> None:
+def test_post_defaults_to_six_by_seven_connect_four(client: AppClient) -> None:
     assert client.post("/winner", json={"board": A_WINS}).json() == {
         "winner": "A",
         "orderVerified": True,
@@ -73,7 +73,7 @@ REFUSALS = [
 
 @pytest.mark.parametrize(("board", "code", "named"), REFUSALS)
 def test_get_refuses_impossible_boards(
-    client: TestClient, board: str, code: str, named: str
+    client: AppClient, board: str, code: str, named: str
 ) -> None:
     response = client.get(f"/winner/{board}")
     assert response.status_code == 400
@@ -83,7 +83,7 @@ def test_get_refuses_impossible_boards(
 
 @pytest.mark.parametrize(("board", "code", "named"), REFUSALS)
 def test_post_refuses_impossible_boards(
-    client: TestClient, board: str, code: str, named: str
+    client: AppClient, board: str, code: str, named: str
 ) -> None:
     response = client.post("/winner", json={"board": board})
     assert response.status_code == 400
@@ -92,14 +92,14 @@ def test_post_refuses_impossible_boards(
 
 
 @pytest.mark.parametrize("query", ["rows=0", "columns=-2", "connect=0", "connect=8", "first=C"])
-def test_get_bad_rules(client: TestClient, query: str) -> None:
+def test_get_bad_rules(client: AppClient, query: str) -> None:
     response = client.get(f"/winner/{'X' * 42}?{query}")
     assert response.status_code == 400
     assert response.json()["error"] == "bad_rules"
 
 
 @pytest.mark.parametrize("query", ["rows=six", "columns=7.5", "connect="])
-def test_get_malformed_query(client: TestClient, query: str) -> None:
+def test_get_malformed_query(client: AppClient, query: str) -> None:
     response = client.get(f"/winner/{'X' * 42}?{query}")
     assert response.status_code == 400
     assert response.json()["error"] == "malformed_request"
@@ -119,13 +119,13 @@ def test_get_malformed_query(client: TestClient, query: str) -> None:
         ({"board": "X" * 42, "size": 6}, "malformed_request"),
     ],
 )
-def test_post_bad_rules_and_malformed_bodies(client: TestClient, body: object, code: str) -> None:
+def test_post_bad_rules_and_malformed_bodies(client: AppClient, body: object, code: str) -> None:
     response = client.post("/winner", json=body)
     assert response.status_code == 400
     assert response.json()["error"] == code
 
 
-def test_huge_sizes_are_refused_by_their_limit(client: TestClient) -> None:
+def test_huge_sizes_are_refused_by_their_limit(client: AppClient) -> None:
     response = client.post("/winner", json={"board": "X" * 42, "rows": 10**12, "columns": 10**12})
     assert response.status_code == 400
     assert response.json()["error"] == "malformed_request"
@@ -142,7 +142,7 @@ def _as_string(game: Game) -> str:
 @given(seed=st.integers(0, 2**32 - 1), rows=st.integers(4, 7), columns=st.integers(4, 8))
 @example(seed=21639, rows=7, columns=5)  # a board whose order of turns is not found in budget
 def test_agrees_with_the_engine_over_http(
-    client: TestClient, seed: int, rows: int, columns: int
+    client: AppClient, seed: int, rows: int, columns: int
 ) -> None:
     """Random play on the engine; every position's answer is the engine's outcome.
 
