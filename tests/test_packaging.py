@@ -81,7 +81,7 @@ def test_console_scripts_name_existing_functions() -> None:
     scripts = PYPROJECT["project"]["scripts"]
     assert scripts == {
         "connect-four": "connect_four.connect:main",
-        "connect-four-service": "connect_four.service.__main__:main",
+        "connect-four-service": "connect_four.service.cli:main",
     }
 
 
