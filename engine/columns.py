@@ -67,6 +67,7 @@ def column_scores(
     time_limit: float | None = None,
     threads: int = 1,
     table_size: int | None = None,
+    solver: Solver | None = None,
 ) -> dict[int, ColumnScore]:
     """Each playable column (from 0) and its :class:`ColumnScore`, left to right.
 
@@ -87,7 +88,10 @@ def column_scores(
     the same with any number of threads; with more than one (the default is
     one) the positions searched vary from run to run, so a column settled
     near its share of the budget may be exact on one run and an estimate on
-    another.
+    another. ``solver``, a :class:`Solver` of the game's rules, is searched
+    with instead of a new one: its table carries over from call to call (a
+    review passes one for all the positions of a game, which share subtrees,
+    and the system then hands out the table's memory once).
 
     >>> from connect_four.engine.rules import Rules
     >>> scores = column_scores(Game.from_moves("3,3,4,4", Rules(rows=6, columns=7)))
@@ -128,13 +132,15 @@ def column_scores(
         share = time_budget / len(pending)
         # One table for all: sibling positions share subtrees, and a column
         # searched again in the second pass starts from what the first found.
-        solver = Solver(rules, table_size=table_size or TABLE_SIZE, threads=threads)
+        if solver is None:
+            solver = Solver(rules, table_size=table_size or TABLE_SIZE, threads=threads)
         solver.deadline = deadline_for(start, time_budget, time_limit)
         nodes = max(len(pending), int(time_budget * _EXACT_SHARE * nodes_per_second(rules)))
+        base = solver.explored
         unsettled = pending
         for spend in _PASSES:
-            unsettled = _settle(solver, unsettled, spend(nodes), scores)
-            if not unsettled or solver.explored >= nodes or now() >= solver.deadline:
+            unsettled = _settle(solver, unsettled, base + spend(nodes), scores)
+            if not unsettled or solver.explored - base >= nodes or now() >= solver.deadline:
                 break
         for index, (column, _child) in enumerate(unsettled):
             child_game = game.copy()

@@ -29,6 +29,8 @@ from .columns import ColumnScore, column_scores
 from .game import Game
 from .outlook import suggestion
 from .score import win_score
+from .solver import Solver
+from .table import TABLE_SIZE
 
 __all__ = [
     "BEST",
@@ -201,11 +203,13 @@ def review_steps(
         first, second = seconds_per_position, 0.0
     scores: list[Scores | None] = [None] * len(positions)
     done, total = 0, len(todo)
+    # One table for the whole review: its positions share subtrees.
+    solver = Solver(game.rules, table_size=table_size or TABLE_SIZE, threads=threads)
     for index in todo:
         position = positions[index]
         assert position is not None
         scores[index] = column_scores(
-            position, time_budget=first, threads=threads, table_size=table_size
+            position, time_budget=first, threads=threads, table_size=table_size, solver=solver
         )
         done += 1
         yield done, total
@@ -218,7 +222,13 @@ def review_steps(
             assert position is not None
             scores[index] = _merged(
                 scores[index],
-                column_scores(position, time_budget=again, threads=threads, table_size=table_size),
+                column_scores(
+                    position,
+                    time_budget=again,
+                    threads=threads,
+                    table_size=table_size,
+                    solver=solver,
+                ),
             )
             done += 1
             yield done, total

@@ -108,3 +108,18 @@ def test_a_hard_time_limit_cuts_the_searches_short(monkeypatch: pytest.MonkeyPat
     limited = column_scores(game, time_budget=50.0, time_limit=1.0)
     assert list(limited) == list(unlimited)
     assert not any(score.exact for score in limited.values())
+
+
+def test_a_solver_passed_in_searches_and_keeps_its_table_across_calls() -> None:
+    """The review's way: one table for a game's positions, the same exact scores."""
+    rules = Rules(rows=4, columns=5)
+    game = Game.from_moves("2,2,1", rules)
+    solver = Solver(rules)
+    first = column_scores(game, solver=solver)
+    explored = solver.explored
+    assert explored > 0  # the search ran on the solver handed in
+    again = column_scores(game, solver=solver)
+    assert again == first == column_scores(game)
+    assert all(score.exact for score in first.values())
+    # The second call found the first call's positions in the table.
+    assert solver.explored - explored < explored
