@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .accelerator import nodes_per_second
+from .accelerator import nodes_per_second, runs_native
 from .bitboard import Position
 from .book import load
 from .budget import deadline_for, now
@@ -29,7 +29,13 @@ from .table import TABLE_SIZE
 __all__ = ["ColumnScore", "column_scores"]
 
 _EXACT_SHARE = 2 / 3
-"""The part of a column's budget its exact search may spend before the estimate."""
+"""The part of the budget the exact searches may spend before the estimates, in pure Python."""
+
+_NATIVE_EXACT_SHARE = 0.9
+"""The same for the compiled search, which settles most columns: the estimates'
+own exact attempts start from empty tables, so a budget spent on them buys
+less (on 5 x 8 at 8 stones, 51 columns of 64 exact instead of 45;
+bench/analysis.py)."""
 
 _PASSES: tuple[Callable[[int], int], ...] = (lambda nodes: nodes // 3, lambda nodes: nodes)
 """How far each pass over the unsettled columns may take the exact search, given
@@ -135,7 +141,8 @@ def column_scores(
         if solver is None:
             solver = Solver(rules, table_size=table_size or TABLE_SIZE, threads=threads)
         solver.deadline = deadline_for(start, time_budget, time_limit)
-        nodes = max(len(pending), int(time_budget * _EXACT_SHARE * nodes_per_second(rules)))
+        exact_share = _NATIVE_EXACT_SHARE if runs_native(rules) else _EXACT_SHARE
+        nodes = max(len(pending), int(time_budget * exact_share * nodes_per_second(rules)))
         base = solver.explored
         unsettled = pending
         for spend in _PASSES:
@@ -151,7 +158,7 @@ def column_scores(
                 limit = max(left, 0.0) / (len(unsettled) - index)
             estimate = analyse(
                 child_game,
-                time_budget=share * (1 - _EXACT_SHARE),
+                time_budget=share * (1 - exact_share),
                 time_limit=limit,
                 threads=threads,
                 table_size=table_size,
