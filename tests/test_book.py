@@ -399,6 +399,35 @@ def test_write_only_keeps_what_is_complete(tmp_path: Path) -> None:
         assert full.score_of_key(key) == score
 
 
+def test_a_play_tree_book_takes_in_what_the_full_width_build_settled(tmp_path: Path) -> None:
+    """--tree --full-width: the tree's entries and moves, and the full-width scores beside."""
+    rules = Rules(rows=3, columns=4, connect=3)
+    full = _small_book(rules, 3)
+    work = tmp_path / "3x4-connect3-ply3"
+    work.mkdir()
+    (work / "solved.txt").write_text(
+        "".join(f"{key} {score}\n" for key, score in full.entries().items())
+    )
+    board = ["--rows", "3", "--columns", "4", "--connect", "3", "--work-dir", str(tmp_path)]
+    tree_options = [*board, "--tree", "--depth", "4", "--solver", "python", "--workers", "1"]
+    make_book.main([*tree_options, "--output", str(tmp_path / "tree.bin")])
+    make_book.main([*tree_options, "--write-only", "--full-width", "3",
+                    "--output", str(tmp_path / "both.bin")])  # fmt: skip
+    tree, both = Book.read(tmp_path / "tree.bin"), Book.read(tmp_path / "both.bin")
+    assert both.entries() == {**full.entries(), **tree.entries()}
+    assert len(both) > len(tree)
+    assert both.recorded_moves() == tree.recorded_moves()
+
+
+def test_a_full_width_score_that_contradicts_the_play_tree_is_refused() -> None:
+    rules = Rules(rows=3, columns=4, connect=3)
+    start = canonical_key(Position(rules))
+    tree = Book(rules, 0, {start: 1}, {start: 1})
+    assert make_book.with_full_width(tree, {start: 1}).entries() == {start: 1}
+    with pytest.raises(BookFormatError, match="the play tree scores 0-stone position"):
+        make_book.with_full_width(tree, {start: 2})
+
+
 def _best_child_score(position: Position, book: Book) -> int | None:
     """The negamax of the book's scores of every move, or None if one is missing."""
     values = []

@@ -38,6 +38,15 @@ boards and shallow books::
 
     python -m tools.make_book --rows 4 --columns 5 --depth 8 --workers 1
 
+``--tree --full-width PLY`` writes the play tree's book with every score the
+full-width build to PLY (in the same work folder) has settled so far added,
+so that hints and reviews find positions off the computer's lines too; a
+position the two builds score differently stops it. The shipped 5 x 8 book
+is made so, from the committed progress of both::
+
+    python -m tools.make_book --rows 5 --columns 8 --depth 8 --output /tmp/ply8.bin  # hours
+    python -m tools.make_book --rows 5 --columns 8 --tree --depth 24 --write-only --full-width 8
+
 Either way the book is written to ``engine/data/`` (see :mod:`connect_four.engine.book`
 for the format) or to ``--output``, when every position is solved, or at
 once with ``--write-only``.
@@ -53,11 +62,12 @@ import queue
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from connect_four.engine.bitboard import Position
 from connect_four.engine.book import DATA_DIR, Book, book_path, mirror_key, position_of_key
+from connect_four.engine.errors import BookFormatError
 from connect_four.engine.rules import Rules
 from connect_four.engine.score import win_score
 from connect_four.engine.solver import Solver
@@ -413,6 +423,38 @@ def write_book(rules: Rules, depth: int, work: Path, output: Path) -> Book:
     return book
 
 
+def full_width_known(rules: Rules, depth: int, work: Path) -> dict[int, int]:
+    """Every score the full-width build to ``depth`` has settled so far (``work`` is its folder).
+
+    The positions at ``depth`` solved so far, and each shallower one whose
+    every descendant down to ``depth`` is: an interrupted build gives what
+    it has.
+    """
+    plies = positions_by_ply(rules, depth)
+    return back_up(rules, plies, read_solved(work / "solved.txt"))
+
+
+def with_full_width(tree_book: Book, known: Mapping[int, int]) -> Book:
+    """The play tree's book with the full-width build's scores added.
+
+    Hints, reviews and a computer that meets a position off its own lines
+    then find it too. The tree's entries keep their recorded moves.
+
+    Raises:
+        BookFormatError: the two builds give one position different scores.
+    """
+    scores = tree_book.entries()
+    for key, score in known.items():
+        if scores.setdefault(key, score) != score:
+            position = position_of_key(key, tree_book.rules)
+            raise BookFormatError(
+                f"the play tree scores {position.moves}-stone position {key} {scores[key]}, "
+                f"the full-width build {score}"
+            )
+    depth = max(tree_book.max_ply, *(position_of_key(k, tree_book.rules).moves for k in known))
+    return Book(tree_book.rules, depth, scores, tree_book.recorded_moves())
+
+
 def measure(rules: Rules, ply: int, samples: int, kind: str, seed: int) -> None:
     """Time the exact search on positions drawn uniformly from those at ``ply``."""
     _say(f"listing the positions up to ply {ply}")
@@ -463,6 +505,12 @@ def main(argv: list[str] | None = None) -> int:
         help="with --tree: expand computer nodes whose search explored more positions",
     )
     parser.add_argument(
+        "--full-width",
+        type=int,
+        metavar="PLY",
+        help="with --tree: add what the full-width build to PLY (same work folder) has settled",
+    )
+    parser.add_argument(
         "--status",
         action="store_true",
         help="with --tree: print the progress and forecast, then stop",
@@ -497,6 +545,11 @@ def main(argv: list[str] | None = None) -> int:
         else:
             tree = build_tree(rules, args.depth, args.hard_nodes, work, args.workers, args.solver)
         book = tree.book()
+        if args.full_width is not None:
+            full = args.work_dir / f"{board}-ply{args.full_width}"
+            known = full_width_known(rules, args.full_width, full)
+            book = with_full_width(book, known)
+            _say(f"added the {len(known)} scores the full-width build to {args.full_width} knows")
         output.parent.mkdir(parents=True, exist_ok=True)
         book.write(output)
         _say(f"wrote {output} ({output.stat().st_size} bytes, {len(book)} entries)")
