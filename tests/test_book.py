@@ -505,11 +505,24 @@ def test_shipped_moves_keep_the_score(path: Path) -> None:
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda path: path.name)
 def test_shipped_entries_are_the_best_of_their_known_children(path: Path) -> None:
-    """Entries whose every child is known follow from them, as negamax says."""
+    """Entries whose every child is known follow from them, as negamax says.
+
+    Every entry with a recorded move (the play tree's computer nodes) is
+    checked, and a seeded sample of 8,000 of the others: the 5 x 8 book
+    holds over a hundred thousand of the full-width build's entries, and
+    reading them all took 4 s.
+    """
     shipped = Book.read(path)
     rules = shipped.rules
-    for key, score in shipped.entries().items():
+    entries = shipped.entries()
+    recorded = shipped.recorded_moves()
+    others = sorted(set(entries) - set(recorded))
+    checked = sorted(recorded) + random.Random(8).sample(others, min(8_000, len(others)))
+    compared = 0
+    for key in checked:
         position = position_of_key(key, rules)
         best = _best_child_score(position, shipped)
         if best is not None:
-            assert best == score, position
+            assert best == entries[key], position
+            compared += 1
+    assert compared > 0
