@@ -423,9 +423,21 @@ def test_a_full_width_score_that_contradicts_the_play_tree_is_refused() -> None:
     rules = Rules(rows=3, columns=4, connect=3)
     start = canonical_key(Position(rules))
     tree = Book(rules, 0, {start: 1}, {start: 1})
-    assert make_book.with_full_width(tree, {start: 1}).entries() == {start: 1}
+    assert make_book.with_full_width(tree, {start: 1}, 3).entries() == {start: 1}
     with pytest.raises(BookFormatError, match="the play tree scores 0-stone position"):
-        make_book.with_full_width(tree, {start: 2})
+        make_book.with_full_width(tree, {start: 2}, 3)
+
+
+def test_a_full_width_build_that_settled_nothing_yet_leaves_the_play_tree_as_it_is() -> None:
+    rules = Rules(rows=3, columns=4, connect=3)
+    start = canonical_key(Position(rules))
+    tree = Book(rules, 5, {start: 1}, {start: 1})
+    merged = make_book.with_full_width(tree, {}, 3)
+    assert (merged.entries(), merged.recorded_moves(), merged.max_ply) == (
+        {start: 1},
+        {start: 1},
+        5,
+    )
 
 
 def _best_child_score(position: Position, book: Book) -> int | None:

@@ -434,8 +434,8 @@ def full_width_known(rules: Rules, depth: int, work: Path) -> dict[int, int]:
     return back_up(rules, plies, read_solved(work / "solved.txt"))
 
 
-def with_full_width(tree_book: Book, known: Mapping[int, int]) -> Book:
-    """The play tree's book with the full-width build's scores added.
+def with_full_width(tree_book: Book, known: Mapping[int, int], depth: int) -> Book:
+    """The play tree's book with the scores ``known`` of the full-width build to ``depth`` added.
 
     Hints, reviews and a computer that meets a position off its own lines
     then find it too. The tree's entries keep their recorded moves.
@@ -451,8 +451,7 @@ def with_full_width(tree_book: Book, known: Mapping[int, int]) -> Book:
                 f"the play tree scores {position.moves}-stone position {key} {scores[key]}, "
                 f"the full-width build {score}"
             )
-    depth = max(tree_book.max_ply, *(position_of_key(k, tree_book.rules).moves for k in known))
-    return Book(tree_book.rules, depth, scores, tree_book.recorded_moves())
+    return Book(tree_book.rules, max(tree_book.max_ply, depth), scores, tree_book.recorded_moves())
 
 
 def measure(rules: Rules, ply: int, samples: int, kind: str, seed: int) -> None:
@@ -548,7 +547,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.full_width is not None:
             full = args.work_dir / f"{board}-ply{args.full_width}"
             known = full_width_known(rules, args.full_width, full)
-            book = with_full_width(book, known)
+            book = with_full_width(book, known, args.full_width)
             _say(f"added the {len(known)} scores the full-width build to {args.full_width} knows")
         output.parent.mkdir(parents=True, exist_ok=True)
         book.write(output)
