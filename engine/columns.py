@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 from .accelerator import nodes_per_second, runs_native
 from .bitboard import Position
-from .book import load
+from .book import Book, load
 from .budget import deadline_for, now
 from .convert import to_position
-from .database import database_for
+from .database import Database, database_for
 from .errors import GameOverError, SearchAborted
 from .game import Game
 from .score import win_score
@@ -135,6 +135,10 @@ def column_scores(
         else:
             pending.append((column, child))
     if pending:
+        # A column scores at most the position's own score: where that is
+        # known, each child's search starts from the bound it implies.
+        known = _known_score(position, book, database)
+        at_least = None if known is None else -known
         share = time_budget / len(pending)
         # One table for all: sibling positions share subtrees, and a column
         # searched again in the second pass starts from what the first found.
@@ -146,7 +150,7 @@ def column_scores(
         base = solver.explored
         unsettled = pending
         for spend in _PASSES:
-            unsettled = _settle(solver, unsettled, base + spend(nodes), scores)
+            unsettled = _settle(solver, unsettled, base + spend(nodes), scores, at_least)
             if not unsettled or solver.explored - base >= nodes or now() >= solver.deadline:
                 break
         for index, (column, _child) in enumerate(unsettled):
@@ -167,17 +171,27 @@ def column_scores(
     return dict(sorted(scores.items()))
 
 
+def _known_score(position: Position, book: Book | None, database: Database | None) -> int | None:
+    """The exact score of ``position`` itself, if the book or the database holds it."""
+    for source in (book, database):
+        if source is not None and (known := source.score(position)) is not None:
+            return known
+    return None
+
+
 def _settle(
     solver: Solver,
     columns: list[tuple[int, Position]],
     node_limit: int,
     scores: dict[int, ColumnScore],
+    at_least: int | None,
 ) -> list[tuple[int, Position]]:
     """Search each ``(column, child)`` exactly until ``solver.explored`` reaches ``node_limit``.
 
     Each search may spend an equal part of what the searches before it
     left; the exact scores go into ``scores`` and the columns whose search
-    ran out are returned, in order.
+    ran out are returned, in order. ``at_least`` is a score every child is
+    known to reach (see :meth:`Solver.score`), or None.
     """
     unsettled: list[tuple[int, Position]] = []
     for index, (column, child) in enumerate(columns):
@@ -185,7 +199,7 @@ def _settle(
             1, (node_limit - solver.explored) // (len(columns) - index)
         )
         try:
-            scores[column] = ColumnScore(-solver.score(child), True)
+            scores[column] = ColumnScore(-solver.score(child, at_least=at_least), True)
         except SearchAborted:
             unsettled.append((column, child))
     return unsettled

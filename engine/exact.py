@@ -191,13 +191,19 @@ class Solver(BudgetedSearch):
 
     # --- Public searches -----------------------------------------------------
 
-    def score(self, position: Position) -> int:
+    def score(self, position: Position, *, at_least: int | None = None) -> int:
         """The exact score of ``position`` for the player to move.
 
         Null-window searches narrow ``[lower, upper]`` until they meet, each
         probe asking only "is the score above ``middle``?", which prunes far
         more than one wide search. Probes lean towards 0 first, where most
         scores lie.
+
+        ``at_least``, a score the caller knows the position reaches (a column's
+        child of a position whose exact score the book holds), narrows the
+        window, and the first probe asks whether the score is above it: for
+        the best columns, whose score it is, that probe alone settles them.
+        A wrong bound gives a wrong score.
 
         Raises:
             GameOverError: the position is already won or the board is full.
@@ -216,9 +222,14 @@ class Solver(BudgetedSearch):
         upper = win_score(cells, moves)
         threats = self.layout.winning_cells(current ^ mask, mask)
         negamax = self._negamax
+        first = None
+        if at_least is not None and at_least > lower:
+            lower = first = min(at_least, upper)
         while lower < upper:
             middle = lower + (upper - lower) // 2
-            if middle <= 0 and _half(lower) < middle:
+            if first is not None:
+                middle, first = first, None
+            elif middle <= 0 and _half(lower) < middle:
                 middle = _half(lower)
             elif middle >= 0 and _half(upper) > middle:
                 middle = _half(upper)

@@ -123,3 +123,20 @@ def test_a_solver_passed_in_searches_and_keeps_its_table_across_calls() -> None:
     assert all(score.exact for score in first.values())
     # The second call found the first call's positions in the table.
     assert solver.explored - explored < explored
+
+
+def test_a_position_the_book_holds_bounds_its_columns_searches(no_opening_books: Path) -> None:
+    """A column scores at most the position: the book's score of it makes each search shorter."""
+    rules = Rules(rows=4, columns=5)
+    game = Game.from_moves("2,1", rules)
+    position = to_position(game)
+    plain = Solver(rules)
+    expected = column_scores(game, time_budget=50.0, solver=plain)
+    assert all(score.exact for score in expected.values())
+    Book(rules, 2, {canonical_key(position): Solver(rules).score(position)}).write(
+        book_path(rules, no_opening_books)
+    )
+    book_module._loaded.clear()
+    bounded = Solver(rules)
+    assert column_scores(game, time_budget=50.0, solver=bounded) == expected
+    assert bounded.explored < plain.explored

@@ -160,6 +160,34 @@ def test_tiny_boards_match_brute_force(rules: Rules, backend: Backend) -> None:
             assert brute_force(rules, game.moves) == -expected
 
 
+@pytest.mark.parametrize("rules", TINY_RULES[:4], ids=repr)
+def test_a_known_lower_bound_keeps_the_score_exact(rules: Rules, backend: Backend) -> None:
+    """Any bound at or below the score, passed as ``at_least``, gives the same score."""
+    rng = random.Random(f"bound {rules}")
+    solver = Solver(rules, backend=backend)
+    for _ in range(12):
+        game = _random_open_game(rules, rng, rng.randrange(rules.cells))
+        if game.is_over():
+            continue
+        expected = brute_force(rules, game.moves)
+        for bound in range(-rules.cells, expected + 1):
+            solver.reset()
+            assert solver.score(to_position(game), at_least=bound) == expected, (game, bound)
+
+
+@pytest.mark.parametrize("index", range(0, len(PONS), 8))
+def test_a_lower_bound_at_the_score_settles_with_fewer_positions(
+    index: int, backend: Backend
+) -> None:
+    """Told the score itself, the search has only to prove it cannot do better."""
+    _, moves, expected = PONS[index]
+    position = Position.from_moves(moves, STANDARD)
+    unbounded = Solver(STANDARD, backend=backend)
+    bounded = Solver(STANDARD, backend=backend)
+    assert bounded.score(position, at_least=expected) == unbounded.score(position) == expected
+    assert bounded.explored <= unbounded.explored
+
+
 @pytest.mark.parametrize(
     "rules",
     [
