@@ -19,6 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 from app_client import AppClient
+from server_zygote import ZYGOTE
 
 from bench.postgres_cluster import Cluster, ClusterUnavailable, start_cluster
 from connect_four.service.main import create_app
@@ -168,13 +169,11 @@ def run_service() -> Callable[..., subprocess.CompletedProcess[str]]:
     def run(db: Path, *options: str) -> subprocess.CompletedProcess[str]:
         server = Server(db, options)
         try:
-            return subprocess.run(
+            return ZYGOTE.run(
                 server.command(),
                 cwd=REPOSITORY,
-                capture_output=True,
-                text=True,
-                timeout=120,
                 pass_fds=(server.listener.fileno(),),
+                timeout=120,
             )
         finally:
             server.listener.close()

@@ -26,7 +26,8 @@ BOARD = "X" * 35 + "AAAABBB"
 def test_stopping_the_server_after_winner_checks_and_analyses_prints_no_worker_trouble(
     tmp_path: Path, stop: str
 ) -> None:
-    server = Server(tmp_path / "games.db", capture_output=True)
+    # The command itself, not a fork of the zygote: how the whole program stops.
+    server = Server(tmp_path / "games.db", capture_output=True, forked=False)
     server.start()
     try:
         with httpx.Client(base_url=server.url, timeout=60) as client:
