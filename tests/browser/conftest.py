@@ -1,6 +1,6 @@
 """The browser page's tests: Debian's chromium driven by Playwright, against real services.
 
-One browser for each test module, and one real service (``python -m connect_four.service``
+One browser for each xdist worker, and one real service (``python -m connect_four.service``
 on 127.0.0.1, a fresh SQLite file) that every test shares: each test plays
 its own games. Each test gets fresh browser contexts (no shared storage,
 cookies or cache) and fails if a page raised a JavaScript error, broke the
@@ -25,18 +25,19 @@ WAIT_MS = 20_000
 expect.set_options(timeout=WAIT_MS)
 
 
-# Module scope, not session: while Playwright's sync API is open, its event
-# loop counts as running in this thread, and any later test of the same
-# process that calls asyncio.run() (tests/service's pools) would fail.
-@pytest.fixture(scope="module")
+# One driver and one chromium for each xdist worker's session: starting
+# them took a second of CPU per test module. While Playwright's sync API is
+# open its event loop counts as running in this thread, so the tests that
+# run a coroutine do it in a thread of their own (tests/loop_support.py).
+@pytest.fixture(scope="session")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as driver:
         yield driver
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser(playwright: Playwright) -> Iterator[Browser]:
-    """The module's chromium, headless, with a fresh profile of its own."""
+    """The session's chromium, headless, with a fresh profile of its own."""
     if not CHROMIUM.exists():
         pytest.fail(
             f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)", pytrace=False

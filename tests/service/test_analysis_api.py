@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from app_client import AppClient
+from loop_support import run_async
 
 from connect_four.engine import Game, Rules, Solver
 from connect_four.engine.convert import to_position
@@ -212,7 +213,7 @@ def test_analyses_beyond_the_pools_capacity_are_refused() -> None:
         return await asyncio.gather(*jobs, return_exceptions=True)
 
     try:
-        outcomes = asyncio.run(three_at_once())
+        outcomes = run_async(three_at_once())
     finally:
         pool.close()
     assert outcomes[0] == outcomes[1] == position_outlook(4, 4, 4, [1, 2])

@@ -7,6 +7,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from loop_support import run_async
+
 from connect_four.service.events import EventHub
 
 GAME = "a" * 32
@@ -14,7 +16,7 @@ OTHER = "b" * 32
 
 
 def run(coroutine: object) -> object:
-    return asyncio.run(coroutine)  # type: ignore[arg-type]
+    return run_async(coroutine)  # type: ignore[arg-type]
 
 
 async def bound_hub() -> EventHub:

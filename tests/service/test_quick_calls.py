@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from loop_support import run_async
 
 from connect_four.service.checkpoints import CHECKPOINT_COMMITS, Checkpointer
 from connect_four.service.repository import WouldWaitError
@@ -97,7 +98,7 @@ def test_call_store_runs_on_the_loop_or_else_in_a_thread_where_it_waits(
             other.close()
         return first, second, on_loop
 
-    first, second, on_loop = asyncio.run(scenario())
+    first, second, on_loop = run_async(scenario())
     assert (first, second) == (0, 1)
     assert on_loop == {True, False}  # Tried on the loop both times, once again in a thread.
 

@@ -7,6 +7,7 @@ import os
 import signal
 
 import pytest
+from loop_support import run_async
 
 from connect_four.engine.board_check import BoardVerdict
 from connect_four.service.errors import WinnerBusyError
@@ -18,7 +19,7 @@ EMPTY = "X" * 42
 def check(pool: WinnerPool) -> str:
     """One check of the empty 6 x 7 board: its winner, or "busy"."""
     try:
-        return asyncio.run(pool.check(EMPTY, 6, 7, 4, "A")).winner
+        return run_async(pool.check(EMPTY, 6, 7, 4, "A")).winner
     except WinnerBusyError:
         return "busy"
 
@@ -31,7 +32,7 @@ def test_checks_beyond_the_capacity_are_refused() -> None:
         return await asyncio.gather(*checks, return_exceptions=True)
 
     try:
-        outcomes = asyncio.run(three_at_once())
+        outcomes = run_async(three_at_once())
     finally:
         pool.close()
     # The first two take the worker and the one waiting place; the third is
@@ -45,7 +46,7 @@ def test_engine_refusals_come_back_from_the_worker() -> None:
     pool = WinnerPool()
     try:
         with pytest.raises(Exception) as error:
-            asyncio.run(pool.check("X" * 41 + "B", 6, 7, 4, "A"))
+            run_async(pool.check("X" * 41 + "B", 6, 7, 4, "A"))
     finally:
         pool.close()
     assert getattr(error.value, "code", None) == "impossible_counts"
