@@ -170,7 +170,7 @@ def test_a_known_lower_bound_keeps_the_score_exact(rules: Rules, backend: Backen
         if game.is_over():
             continue
         expected = brute_force(rules, game.moves)
-        for bound in range(-rules.cells, expected + 1):
+        for bound in sorted({-rules.cells, expected - 3, expected - 1, expected}):
             solver.reset()
             assert solver.score(to_position(game), at_least=bound) == expected, (game, bound)
 
