@@ -4,6 +4,7 @@ Run from the repository root, with the project installed (requirements.txt)::
 
     nice -n 10 python3 bench/analysis.py
     python3 bench/analysis.py --per-row 4 --seed 7
+    python3 bench/analysis.py --board 5x8 --every-stone --budget 10   # connect.py --thorough
 
 Positions come from *sensible random games*: each side takes a win in one
 when it has one, else blocks the opponent's win in one, else plays at
@@ -44,6 +45,12 @@ ROWS: list[tuple[str, list[int]]] = [
     ("14+", list(range(14, 29, 2))),
 ]
 """Each row of the table: its label and the stone counts its positions cycle through."""
+
+EVERY_STONE_ROWS: list[tuple[str, list[int]]] = [
+    *((str(stones), [stones]) for stones in range(1, 14)),
+    ("14+", list(range(14, 29))),
+]
+"""The rows with ``--every-stone``: each number of stones up to 13, then 14 to 28."""
 
 
 @dataclass(frozen=True)
@@ -104,10 +111,12 @@ def sensible_game(rules: Rules, stones: int, rng: random.Random) -> Game:
             return Game.from_moves(moves, rules)
 
 
-def positions(rules: Rules, per_row: int, seed: int) -> dict[str, list[Game]]:
+def positions(
+    rules: Rules, per_row: int, seed: int, rows: list[tuple[str, list[int]]] = ROWS
+) -> dict[str, list[Game]]:
     """``per_row`` sensible positions for each row of the table, the same for every run."""
     table: dict[str, list[Game]] = {}
-    for label, counts in ROWS:
+    for label, counts in rows:
         rng = random.Random(f"{seed} {rules.rows}x{rules.columns} {label}")
         table[label] = [sensible_game(rules, counts[i % len(counts)], rng) for i in range(per_row)]
     return table
@@ -127,9 +136,9 @@ def database_used(used: bool) -> Iterator[None]:
             os.environ[NO_DATABASE_VARIABLE] = before
 
 
-def ask(game: Game) -> Query:
+def ask(game: Game, budget: float) -> Query:
     start = time.perf_counter()
-    scores = column_scores(game)
+    scores = column_scores(game, time_budget=budget)
     return Query(game.moves_string(), scores, time.perf_counter() - start)
 
 
@@ -142,7 +151,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--per-row", type=int, default=8, help="positions per row (8)")
     parser.add_argument("--seed", type=int, default=19, help="the positions' seed (19)")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=1.0,
+        help="column_scores' time budget, in seconds (1, its default; connect.py's --thorough is 10)",
+    )
+    parser.add_argument(
+        "--board",
+        choices=["all", "7x6", "5x8"],
+        default="all",
+        help="measure one board only (7x6: with and without the database)",
+    )
+    parser.add_argument(
+        "--every-stone",
+        action="store_true",
+        help="a row for each number of stones up to 13, odd ones too",
+    )
     options = parser.parse_args()
+    rows = EVERY_STONE_ROWS if options.every_stone else ROWS
+    boards = [
+        board
+        for board in BOARDS
+        if options.board == "all" or board.label.startswith(options.board.replace("x", " x "))
+    ]
 
     print(f"before: {load_line()}")
     start = time.perf_counter()
@@ -156,21 +188,23 @@ def main() -> None:
         )
     print(f"compiled search: 7 x 6 {runs_native(STANDARD)}, 5 x 8 {runs_native(ASSIGNMENT)}")
 
+    print(f"budget {options.budget:g} s a query")
+
     results: dict[str, dict[str, list[Query]]] = {}
-    for board in BOARDS:
+    for board in boards:
         with database_used(board.database):
-            games = positions(board.rules, options.per_row, options.seed)
+            games = positions(board.rules, options.per_row, options.seed, rows)
             results[board.label] = {
-                label: [ask(game) for game in games[label]] for label, _ in ROWS
+                label: [ask(game, options.budget) for game in games[label]] for label, _ in rows
             }
 
-    header = "| stones |" + "".join(f" {b.label}: exact | median | slowest |" for b in BOARDS)
+    header = "| stones |" + "".join(f" {b.label}: exact | median | slowest |" for b in boards)
     print()
     print(header)
-    print("|---|" + "---|---|---|" * len(BOARDS))
-    for label, _ in ROWS:
+    print("|---|" + "---|---|---|" * len(boards))
+    for label, _ in rows:
         cells = []
-        for board in BOARDS:
+        for board in boards:
             queries = results[board.label][label]
             exact = sum(query.exact for query in queries)
             asked = sum(len(query.scores) for query in queries)
@@ -181,7 +215,7 @@ def main() -> None:
         print(f"| {label} |" + "".join(cells))
 
     print()
-    for board in BOARDS:
+    for board in boards:
         slowest = max(
             (query for queries in results[board.label].values() for query in queries),
             key=lambda query: query.seconds,
@@ -190,14 +224,15 @@ def main() -> None:
             f"slowest query, {board.label}: {slowest.seconds:.3f} s, moves "
             f"{slowest.moves or '(none)'}, {slowest.exact} / {len(slowest.scores)} exact"
         )
-    print(f"agreement on 7 x 6: {agreement(results)}")
+    if len(boards) > 1 and boards[0].rules == boards[1].rules:
+        print(f"agreement on 7 x 6: {agreement(results, rows)}")
     print(f"after: {load_line()}")
 
 
-def agreement(results: dict[str, dict[str, list[Query]]]) -> str:
+def agreement(results: dict[str, dict[str, list[Query]]], rows: list[tuple[str, list[int]]]) -> str:
     """How many exact scores found without the database match those found with it."""
     same = compared = 0
-    for label, _ in ROWS:
+    for label, _ in rows:
         pairs = zip(results[BOARDS[0].label][label], results[BOARDS[1].label][label], strict=True)
         for with_it, without in pairs:
             assert with_it.moves == without.moves
