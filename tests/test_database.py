@@ -7,6 +7,7 @@ in CI. The tests of a missing extra hide the installed one.
 
 from __future__ import annotations
 
+import bisect
 import os
 import random
 import tomllib
@@ -184,18 +185,23 @@ def test_only_12_stone_7_x_6_positions_are_looked_up(database: Database) -> None
 
 
 def _stored(database: Database, key: int) -> bool:
-    return key.to_bytes(4, "big", signed=True) in _keys_of(database)
+    """Whether ``key`` itself is in the file: the standard library's bisect, not the reader's search."""
+    keys = _Keys(database.records)
+    index = bisect.bisect_left(keys, key)
+    return index < len(keys) and keys[index] == key
 
 
-_keys: dict[int, set[bytes]] = {}
+class _Keys:
+    """The file's keys, read as ints where bisect looks (a set of all of them took 1.4 s)."""
 
+    def __init__(self, records: bytes) -> None:
+        self.records = records
 
-def _keys_of(database: Database) -> set[bytes]:
-    """Every key of the file, as its 4 bytes (a set, built once)."""
-    if id(database) not in _keys:
-        records = database.records
-        _keys[id(database)] = {records[i : i + 4] for i in range(0, len(records), 5)}
-    return _keys[id(database)]
+    def __len__(self) -> int:
+        return len(self.records) // 5
+
+    def __getitem__(self, index: int) -> int:
+        return int.from_bytes(self.records[5 * index : 5 * index + 4], "big", signed=True)
 
 
 # === Scores ==================================================================
