@@ -23,6 +23,7 @@ asks it for ``--help``, and tests/test_packaging.py runs the installed
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -111,15 +112,15 @@ class ForkedProcess:
         data = os.read(self._status, _STATUS.size)
         os.close(self._status)
         self._status = None
+        if len(data) != _STATUS.size:  # the zygote died, and its end of the pipe with it
+            raise RuntimeError(f"the server zygote ended before server {self.pid} did")
         (self.returncode,) = _STATUS.unpack(data)
 
     def __del__(self) -> None:
         for fd in [self._status, *self._pipes.values()]:
             if fd is not None:
-                try:
+                with contextlib.suppress(OSError):
                     os.close(fd)
-                except OSError:
-                    pass
 
 
 class _Request(TypedDict):
@@ -251,7 +252,10 @@ def _serve(control: socket.socket) -> None:
                 return
             fd = statuses.pop(pid, None)
             if fd is not None:
-                os.write(fd, _STATUS.pack(os.waitstatus_to_exitcode(status)))
+                # The test may have dropped its end (a ForkedProcess collected
+                # unwaited): the status then goes nowhere, and the zygote lives on.
+                with contextlib.suppress(OSError):
+                    os.write(fd, _STATUS.pack(os.waitstatus_to_exitcode(status)))
                 os.close(fd)
 
     signal.signal(signal.SIGCHLD, reap)
@@ -270,10 +274,8 @@ def _serve(control: socket.socket) -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
         control.sendall(_STATUS.pack(pid))
     for pid in list(statuses):  # the test process is gone: so are its servers
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 def _become(fork: _Fork) -> None:
@@ -318,10 +320,8 @@ def _close_all_but(keep: set[int]) -> None:
     for name in os.listdir("/proc/self/fd"):
         fd = int(name)
         if fd not in keep:
-            try:
+            with contextlib.suppress(OSError):  # the folder's own descriptor, closed by now
                 os.close(fd)
-            except OSError:
-                pass  # the folder's own descriptor, closed by now
     for fd in keep - {0, 1, 2}:
         os.set_inheritable(fd, True)
 
