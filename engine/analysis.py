@@ -53,7 +53,7 @@ _EXACT_SHARE = 1 / 3
 """The part of analyse()'s budget that the pure-Python exact attempt may spend."""
 
 _NATIVE_EXACT_SHARE = 0.9
-"""The same for the compiled search: with 18 million nodes a second of
+"""The same for the compiled search: with 24 million nodes a second of
 budget (0.9 of :data:`~connect_four.engine.budget.NATIVE_NODES_PER_SECOND`)
 it settles every 7 x 6 and 5 x 8 position past the opening book's frontier
 (the book holds those harder than 4 million nodes), so the heuristic is

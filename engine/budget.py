@@ -36,13 +36,16 @@ NODES_PER_SECOND = 100_000
 CPython does here on 7 x 6 (about 230,000 a second), so the node budget, not
 the clock, normally ends a search."""
 
-NATIVE_NODES_PER_SECOND = 20_000_000
-"""The same for the compiled search (``connect_four.engine._native``), which does about
-27 million a second here when idle (a 5 x 8 position, 2026-11-24) and
-about half that with both cores busy. A second of budget is thus worth 200
-times more nodes where the accelerator is built: answers are the same on an
-idle and a busy machine, but not with and without the accelerator. (Until
-the search got three times faster, this was 8 million.)"""
+NATIVE_NODES_PER_SECOND = 27_000_000
+"""The same for the compiled search (``connect_four.engine._native``): what it does
+here when idle (a 5 x 8 position, 2026-11-24), about half that with both
+cores busy, so that a second of budget takes about a second on a quiet
+machine (with 20 million, as before, a 1 s ``??`` on an 8-stone 5 x 8
+position ended after 0.7 s and settled 53 columns of 64 instead of 59;
+bench/analysis.py). A second of budget is thus worth 270 times more nodes
+where the accelerator is built: answers are the same on an idle and a
+busy machine, but not with and without the accelerator. (Until the
+search got three times faster, this was 8 million.)"""
 
 WIDE_NATIVE_NODES_PER_SECOND = 5_500_000
 """The same for the compiled search on 128-bit bitboards (``connect_four.engine._native128``,
