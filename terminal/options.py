@@ -439,8 +439,8 @@ def _build_parser() -> argparse.ArgumentParser:
     opponent.add_argument(
         "--thorough",
         action="store_true",
-        help="let ?, ?? and --review take their time: up to 10 seconds "
-        "a position, to settle every column exactly where they can",
+        help="let ?, ?? and --review take their time: ten times the search "
+        "of a plain hint a position, to settle every column exactly where they can",
     )
     search = parser.add_argument_group(
         "exact search",
