@@ -361,13 +361,13 @@ def test_top_level_move_does_not_depend_on_the_machine_speed(
     backend: Backend,
 ) -> None:
     monkeypatch.setattr(budget_module, "time", SteppingClock(0.0))
-    instant = _top_level_moves(0.1)
+    instant = _top_level_moves(0.07)
     # Four times slower than the exact search's node budget assumes, for the
     # backend in use (every board here takes the same): 512 nodes per clock read.
     rate = nodes_per_second(STANDARD)
     assert {nodes_per_second(game.rules) for game in EARLY_POSITIONS} == {rate}
     monkeypatch.setattr(budget_module, "time", SteppingClock(4 * 512 / rate))
-    assert _top_level_moves(0.1) == instant
+    assert _top_level_moves(0.07) == instant
 
 
 def test_top_level_move_is_the_same_on_the_real_clock(
@@ -383,8 +383,8 @@ def test_top_level_move_is_the_same_on_the_real_clock(
     # opening books that this module's no_opening_books fixture hides.
     with monkeypatch.context() as patch:
         patch.setattr(budget_module, "time", SteppingClock(0.0))
-        instant = _top_level_moves(0.1)
-    assert _top_level_moves(0.1) == instant
+        instant = _top_level_moves(0.07)
+    assert _top_level_moves(0.07) == instant
 
 
 def test_the_safety_net_stops_a_search_on_a_very_slow_machine(
