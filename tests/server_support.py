@@ -98,24 +98,15 @@ class Server:
     def start(self) -> None:
         fd = self.listener.fileno()
         captured = self.capture_output
-        if self.forked:
-            self.process = ZYGOTE.popen(
-                self.command(),
-                cwd=REPOSITORY,
-                stdout="pipe" if captured else "devnull",
-                stderr="stdout" if captured else "devnull",
-                pass_fds=(fd,),
-                start_new_session=captured,
-            )
-        else:
-            self.process = subprocess.Popen(
-                self.command(),
-                cwd=REPOSITORY,
-                stdout=subprocess.PIPE if captured else subprocess.DEVNULL,
-                stderr=subprocess.STDOUT if captured else subprocess.DEVNULL,
-                pass_fds=(fd,),
-                start_new_session=captured,
-            )
+        launch = ZYGOTE.popen if self.forked else subprocess.Popen
+        self.process = launch(
+            self.command(),
+            cwd=REPOSITORY,
+            stdout=subprocess.PIPE if captured else subprocess.DEVNULL,
+            stderr=subprocess.STDOUT if captured else subprocess.DEVNULL,
+            pass_fds=(fd,),
+            start_new_session=captured,
+        )
         if not self.keep_listening:
             # The socket now lives in the server: once it dies, connecting fails.
             self.listener.close()

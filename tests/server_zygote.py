@@ -35,7 +35,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Literal, TypedDict
+from typing import TypedDict
 
 MODULE = "connect_four.service"
 """The one program the zygote runs: ``python -m`` this."""
@@ -133,10 +133,6 @@ class _Request(TypedDict):
     pass_fds: list[int]
 
 
-Stream = Literal["devnull", "pipe", "stdout"]
-"""Where a standard stream of a forked server goes: nowhere, a pipe of its own, or the output's."""
-
-
 class Zygote:
     """The test process's end of one zygote: started on first use, ended with the process."""
 
@@ -150,28 +146,34 @@ class Zygote:
         args: list[str],
         *,
         cwd: Path,
-        stdout: Stream = "devnull",
-        stderr: Stream = "devnull",
+        stdout: int = subprocess.DEVNULL,
+        stderr: int = subprocess.DEVNULL,
         pass_fds: tuple[int, ...] = (),
         start_new_session: bool = False,
     ) -> ForkedProcess:
-        """Fork ``args`` (``python -m connect_four.service ...``) as ``subprocess.Popen`` would start it."""
+        """Fork ``args`` (``python -m connect_four.service ...``) as ``subprocess.Popen`` would start it.
+
+        The streams take what Popen's do here: ``subprocess.DEVNULL`` or
+        ``subprocess.PIPE``, and for ``stderr`` also ``subprocess.STDOUT``.
+        """
         if args[1:3] != ["-m", MODULE]:
             raise ValueError(f"the zygote runs python -m {MODULE} only, not {args!r}")
         status_read, status_write = os.pipe()
         ours: list[int | None] = []
         theirs: list[int] = []
         for stream in (stdout, stderr):
-            if stream == "pipe":
+            if stream == subprocess.PIPE:
                 read_end, write_end = os.pipe()
                 ours.append(read_end)
                 theirs.append(write_end)
-            elif stream == "stdout":
+            elif stream == subprocess.STDOUT and theirs:
                 ours.append(None)
                 theirs.append(os.dup(theirs[0]))
-            else:
+            elif stream == subprocess.DEVNULL:
                 ours.append(None)
                 theirs.append(os.open(os.devnull, os.O_WRONLY))
+            else:
+                raise ValueError(f"the zygote cannot send a stream to {stream!r}")
         request: _Request = {
             "argv": args[3:],
             "cwd": str(cwd),
@@ -197,7 +199,9 @@ class Zygote:
         self, args: list[str], *, cwd: Path, pass_fds: tuple[int, ...], timeout: float
     ) -> subprocess.CompletedProcess[str]:
         """Fork ``args`` and let it run to its end: ``subprocess.run(capture_output=True, text=True)``."""
-        process = self.popen(args, cwd=cwd, stdout="pipe", stderr="pipe", pass_fds=pass_fds)
+        process = self.popen(
+            args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=pass_fds
+        )
         try:
             out, err = process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
