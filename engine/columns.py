@@ -128,9 +128,7 @@ def column_scores(
             scores[column] = ColumnScore(0, True)
         elif child.can_win_next():
             scores[column] = ColumnScore(-win_score(cells, child.moves), True)
-        elif book is not None and (known := book.score(child)) is not None:
-            scores[column] = ColumnScore(-known, True)
-        elif database is not None and (known := database.score(child)) is not None:
+        elif (known := _known_score(child, book, database)) is not None:
             scores[column] = ColumnScore(-known, True)
         else:
             pending.append((column, child))
@@ -172,7 +170,7 @@ def column_scores(
 
 
 def _known_score(position: Position, book: Book | None, database: Database | None) -> int | None:
-    """The exact score of ``position`` itself, if the book or the database holds it."""
+    """The exact score of ``position``, if the book or the database holds it (the book first)."""
     for source in (book, database):
         if source is not None and (known := source.score(position)) is not None:
             return known
