@@ -45,10 +45,10 @@ position ended after 0.7 s and settled 53 columns of 64 instead of 59;
 bench/analysis.py). 7 x 6 positions search more slowly, about 19
 million a second, so a second of budget there takes about 1.3 s without
 the 12-stone database (with it, most searches end far sooner). A second
-of budget is thus worth 270 times more nodes
-where the accelerator is built: answers are the same on an idle and a
-busy machine, but not with and without the accelerator. (Until the
-search got three times faster, this was 8 million.)"""
+of budget is thus worth 270 times more nodes where the accelerator is
+built: answers are the same on an idle and a busy machine, but not with
+and without the accelerator. (Until the search got three times faster,
+this was 8 million.)"""
 
 WIDE_NATIVE_NODES_PER_SECOND = 5_500_000
 """The same for the compiled search on 128-bit bitboards (``connect_four.engine._native128``,
