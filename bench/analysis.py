@@ -68,6 +68,9 @@ BOARDS = [
     Board("5 x 8", ASSIGNMENT, False),
 ]
 
+BOARD_CHOICES = {"7x6": STANDARD, "5x8": ASSIGNMENT}
+"""``--board``'s names of the rules it measures alone."""
+
 
 @dataclass(frozen=True)
 class Query:
@@ -159,7 +162,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--board",
-        choices=["all", "7x6", "5x8"],
+        choices=["all", *BOARD_CHOICES],
         default="all",
         help="measure one board only (7x6: with and without the database)",
     )
@@ -173,7 +176,7 @@ def main() -> None:
     boards = [
         board
         for board in BOARDS
-        if options.board == "all" or board.label.startswith(options.board.replace("x", " x "))
+        if options.board == "all" or board.rules == BOARD_CHOICES[options.board]
     ]
 
     print(f"before: {load_line()}")
@@ -224,7 +227,7 @@ def main() -> None:
             f"slowest query, {board.label}: {slowest.seconds:.3f} s, moves "
             f"{slowest.moves or '(none)'}, {slowest.exact} / {len(slowest.scores)} exact"
         )
-    if len(boards) > 1 and boards[0].rules == boards[1].rules:
+    if all(board.label in results for board in BOARDS[:2]):
         print(f"agreement on 7 x 6: {agreement(results, rows)}")
     print(f"after: {load_line()}")
 
