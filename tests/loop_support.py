@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -17,7 +18,5 @@ def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
     event loop counts as running in the test thread, where ``asyncio.run``
     would refuse to start another.
     """
-    import asyncio
-
     with ThreadPoolExecutor(max_workers=1) as thread:
         return thread.submit(asyncio.run, coroutine).result()
