@@ -10,6 +10,7 @@ in CI (see solver_support).
 
 from __future__ import annotations
 
+import gc
 import random
 import threading
 
@@ -515,6 +516,30 @@ def test_reset_forgets_the_table_and_a_kept_table_saves_work(backend: Backend) -
     solver.reset()
     assert solver.explored == 0
     assert solver.score(position) == first and solver.explored == fresh
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_new_solver_finds_the_table_a_freed_one_left_empty(threads: int) -> None:
+    """The compiled search keeps a freed solver's table for the next one, emptied.
+
+    One thread lists the slots it stores and clears just those; two threads
+    store unlisted, and the whole table is cleared. A slot left over would
+    answer the same position at once and show in the count.
+    """
+    require_accelerator()
+    _, moves, _ = PONS[36]
+    position = Position.from_moves(moves, STANDARD)
+    fresh = Solver(STANDARD, backend="python")
+    score = fresh.score(position)
+    for _ in range(2):
+        first = Solver(STANDARD, backend="native", threads=threads)
+        assert first.score(position) == score
+        del first
+        gc.collect()
+        second = Solver(STANDARD, backend="native")
+        assert second.score(position) == score
+        assert second.explored == fresh.explored
+        del second
 
 
 @pytest.mark.parametrize(
