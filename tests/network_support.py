@@ -12,7 +12,7 @@ import re
 import threading
 import time
 
-import httpx
+from server_support import HTTP
 
 DEADLINE = 120.0
 """Seconds any one wait of a test may last before the test fails."""
@@ -36,7 +36,7 @@ def create_game(
     base: str, players: list[str], rows: int = 5, columns: int = 8
 ) -> tuple[str, dict[str, str]]:
     """Create a game with tokens; return its id and the players' tokens."""
-    answer = httpx.post(
+    answer = HTTP.post(
         f"{base}/drop_token",
         timeout=30,
         json={"players": players, "rows": rows, "columns": columns, "tokens": True},
@@ -48,7 +48,7 @@ def create_game(
 
 def moves_of(base: str, game: str) -> list[dict[str, object]]:
     """The game's whole move list, as the service answers it."""
-    answer = httpx.get(f"{base}/drop_token/{game}/moves", timeout=30)
+    answer = HTTP.get(f"{base}/drop_token/{game}/moves", timeout=30)
     assert answer.status_code == 200, answer.text
     moves: list[dict[str, object]] = answer.json()["moves"]
     return moves
@@ -59,10 +59,10 @@ def play(base: str, game: str, player: str, token: str, action: str) -> None:
     headers = {"Authorization": f"Bearer {token}"}
     url = f"{base}/drop_token/{game}/{player}"
     if action == "quit":
-        answer = httpx.delete(url, headers=headers, timeout=30)
+        answer = HTTP.delete(url, headers=headers, timeout=30)
         assert answer.status_code == 202, answer.text
     else:
-        answer = httpx.post(url, headers=headers, json={"column": int(action)}, timeout=30)
+        answer = HTTP.post(url, headers=headers, json={"column": int(action)}, timeout=30)
         assert answer.status_code == 200, answer.text
 
 

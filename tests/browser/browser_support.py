@@ -7,14 +7,13 @@ import re
 import threading
 from pathlib import Path
 
-import httpx
 import uvicorn
 from fastapi import FastAPI
 from playwright.sync_api import ConsoleMessage, Dialog, Error, Locator, Page, expect
 
 from connect_four.engine import Game, column_scores
 from connect_four.service.records import drop_token_rules
-from server_support import listening_socket
+from server_support import HTTP, listening_socket
 
 CHROMIUM = Path(os.environ.get("CONNECT_FOUR_CHROMIUM", "/usr/bin/chromium"))
 """Debian's chromium (apt package ``chromium``); Playwright's own download is never used."""
@@ -128,7 +127,7 @@ class AppServer:
     def __enter__(self) -> str:
         self.thread.start()
         # The socket already listens: this request waits in its backlog until uvicorn serves.
-        assert httpx.get(self.url + "/drop_token", timeout=30).status_code == 200
+        assert HTTP.get(self.url + "/drop_token", timeout=30).status_code == 200
         return self.url
 
     def __exit__(self, *exc: object) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-import httpx
 from playwright.sync_api import Page, expect
 
 from browser.browser_support import XSS_NAMES, drop, no_markup_from_names, status, wait_for_discs
+from server_support import HTTP
 
 
 def create_game(page: Page, service: str, me: str, friend: str) -> str:
@@ -58,7 +58,7 @@ def test_the_friend_quitting_is_said_with_a_way_on(
     fragment = dict(part.split("=", 1) for part in link.split("#", 1)[1].split("&"))
     drop(ann, 3)
     wait_for_discs(ann, 1)
-    answer = httpx.delete(
+    answer = HTTP.delete(
         f"{service}/drop_token/{fragment['game']}/bob",
         headers={"Authorization": f"Bearer {fragment['t']}"},
     )
@@ -87,7 +87,7 @@ def test_a_refused_or_unsent_move_is_said_with_a_way_on(
     page.locator("#notice").get_by_role("button", name="Try again").click()
     wait_for_discs(page, 1)
     expect(page.locator("#notice")).to_be_hidden()
-    answer = httpx.post(
+    answer = HTTP.post(
         f"{service}/drop_token/{fragment['game']}/bob",
         json={"column": 4},
         headers={"Authorization": f"Bearer {fragment['t']}"},

@@ -5,23 +5,23 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-import httpx
 from playwright.sync_api import Page, expect
 
 from browser.browser_support import XSS_NAMES, discs, no_markup_from_names, status, wait_for_discs
+from server_support import HTTP
 
 
 def test_a_watcher_sees_every_move_live_and_reviews_the_game(
     new_page: Callable[..., Page], service: str
 ) -> None:
-    created = httpx.post(
+    created = HTTP.post(
         f"{service}/drop_token",
         json={"players": list(XSS_NAMES), "rows": 6, "columns": 7, "tokens": True},
     ).json()
     game, tokens = created["gameId"], created["tokens"]
 
     def play(player: str, column: int) -> None:
-        answer = httpx.post(
+        answer = HTTP.post(
             f"{service}/drop_token/{game}/{player}",
             json={"column": column},
             headers={"Authorization": f"Bearer {tokens[player]}"},
@@ -85,7 +85,7 @@ def test_an_unknown_game_is_said_with_a_way_on(new_page: Callable[..., Page], se
 def test_a_service_that_refuses_wait_is_asked_at_a_slow_pace(
     new_page: Callable[..., Page], service: str
 ) -> None:
-    game = httpx.post(
+    game = HTTP.post(
         f"{service}/drop_token", json={"players": ["ann", "bob"], "rows": 6, "columns": 7}
     ).json()["gameId"]
     page = new_page()
@@ -100,7 +100,7 @@ def test_a_service_that_refuses_wait_is_asked_at_a_slow_pace(
     )
     page.goto(f"{service}/#watch={game}")
     expect(status(page)).to_have_text("ann's turn (X, red).")
-    answer = httpx.post(f"{service}/drop_token/{game}/ann", json={"column": 3})
+    answer = HTTP.post(f"{service}/drop_token/{game}/ann", json={"column": 3})
     assert answer.status_code == 200, answer.text
     wait_for_discs(page, 1)
     polls = [url for url in asked if "/moves?" in url]

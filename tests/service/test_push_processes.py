@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from server_support import Server
+from server_support import HTTP, Server, http_client
 
 StartServer = Callable[..., Server]
 NewGame = Callable[..., str]
@@ -38,7 +38,7 @@ class Waiter(threading.Thread):
         self.sent = time.monotonic()
 
     def run(self) -> None:
-        self.response = httpx.get(self.url, timeout=60)
+        self.response = HTTP.get(self.url, timeout=60)
         self.answered = time.monotonic()
 
     def settled(self) -> Waiter:
@@ -63,7 +63,7 @@ def settled(*waiters: Waiter) -> tuple[Waiter, ...]:
 
 def post_move(server: Server, game_id: str, player: str, column: int) -> float:
     """Post the move through ``server``; return when it was acknowledged."""
-    response = httpx.post(
+    response = HTTP.post(
         f"{server.url}/drop_token/{game_id}/{player}", json={"column": column}, timeout=30
     )
     assert response.status_code == 200, response.text
@@ -74,7 +74,7 @@ def test_a_move_posted_to_one_process_wakes_a_waiter_on_another(
     start_server: StartServer, new_game: NewGame
 ) -> None:
     first, second = start_server(), start_server()
-    with httpx.Client(base_url=first.url) as client:
+    with http_client(base_url=first.url) as client:
         game_id = new_game(client)
     for number, (player, column) in enumerate([("p1", 0), ("p2", 1), ("p1", 0)]):
         waiters = settled(
@@ -97,12 +97,12 @@ def test_a_quit_on_one_process_ends_the_wait_on_the_other_with_the_winner_known(
     start_server: StartServer, new_game: NewGame
 ) -> None:
     first, second = start_server(), start_server()
-    with httpx.Client(base_url=second.url) as client:
+    with http_client(base_url=second.url) as client:
         game_id = new_game(client)
     waiter = Waiter(f"{second.url}/drop_token/{game_id}/moves?start=0&wait=30").settled()
-    assert httpx.delete(f"{first.url}/drop_token/{game_id}/p1").status_code == 202
+    assert HTTP.delete(f"{first.url}/drop_token/{game_id}/p1").status_code == 202
     assert waiter.result().json() == {"moves": [{"type": "QUIT", "player": "p1"}]}
-    state: dict[str, Any] = httpx.get(f"{second.url}/drop_token/{game_id}").json()
+    state: dict[str, Any] = HTTP.get(f"{second.url}/drop_token/{game_id}").json()
     assert (state["state"], state["winner"]) == ("DONE", "p2")
 
 
@@ -110,7 +110,7 @@ def test_stopping_the_server_answers_its_waiting_requests_at_once(
     start_server: StartServer, new_game: NewGame
 ) -> None:
     server = start_server()
-    with httpx.Client(base_url=server.url) as client:
+    with http_client(base_url=server.url) as client:
         game_id = new_game(client)
     waiter = Waiter(f"{server.url}/drop_token/{game_id}/moves?start=0&wait=60").settled()
     assert server.process is not None

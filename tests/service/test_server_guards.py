@@ -15,10 +15,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from connect_four.engine import Game, Rules
+from server_support import http_client
 
 StartServer = Callable[..., Any]
 
@@ -83,7 +83,7 @@ def test_a_body_shorter_than_declared_is_answered_408(start_server: StartServer)
         answer = read_all(sock)
     assert answer.startswith(b"HTTP/1.1 408 "), answer
     assert b'"error":"request_timeout"' in answer
-    with httpx.Client(base_url=server.url) as client:
+    with http_client(base_url=server.url) as client:
         assert client.get("/drop_token").json() == {"games": []}
 
 
@@ -98,7 +98,7 @@ def test_headers_never_finished_get_the_connection_closed(start_server: StartSer
     finally:
         for sock in sockets:
             sock.close()
-    with httpx.Client(base_url=server.url) as client:
+    with http_client(base_url=server.url) as client:
         assert client.get("/drop_token").status_code == 200
 
 
@@ -165,7 +165,7 @@ def test_a_flood_of_costly_winner_checks_never_refuses_or_fails_a_move(
     lock = threading.Lock()
 
     def flood() -> None:
-        with httpx.Client(base_url=server.url, timeout=60) as client:
+        with http_client(base_url=server.url, timeout=60) as client:
             for _ in range(5000):  # Bounded; the moves end it long before.
                 if done.is_set():
                     return
@@ -180,7 +180,7 @@ def test_a_flood_of_costly_winner_checks_never_refuses_or_fails_a_move(
     move_statuses: list[int] = []
     try:
         chooser = random.Random(9)
-        with httpx.Client(base_url=server.url, timeout=60) as client:
+        with http_client(base_url=server.url, timeout=60) as client:
             while len(move_statuses) < 40:
                 game_id = client.post(
                     "/drop_token", json={"players": ["p1", "p2"], "rows": 6, "columns": 7}

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 
 from connect_four.engine import Game, Rules
+from server_support import http_client
 
 # The start_server fixture of conftest.py: starts a Server on a database.
 StartServer = Callable[[Path | str | None], Any]
@@ -42,7 +43,7 @@ def test_sigkill_loses_no_acknowledged_move(start_server: StartServer) -> None:
     def player_loop(seed: int) -> None:
         """Play 7 x 6 games until the server dies; record every 200."""
         chooser = random.Random(seed)
-        with httpx.Client(base_url=server.url, timeout=30) as client:
+        with http_client(base_url=server.url, timeout=30) as client:
             try:
                 while True:
                     game_id = client.post(
@@ -81,7 +82,7 @@ def test_sigkill_loses_no_acknowledged_move(start_server: StartServer) -> None:
     assert total[0] >= 150
 
     restarted = start_server(server.db)
-    with httpx.Client(base_url=restarted.url, timeout=30) as client:
+    with http_client(base_url=restarted.url, timeout=30) as client:
         for game_id, columns in acknowledged.items():
             moves = client.get(f"/drop_token/{game_id}/moves").json()["moves"]
             # Every acknowledged move is there, in order; at most one more
@@ -111,7 +112,7 @@ def test_twenty_racing_posts_of_one_move_yield_one_200(start_server: StartServer
     """Two server processes on one database, ten posts to each: one is accepted."""
     server = start_server(None)
     other = start_server(server.db)
-    with httpx.Client(base_url=server.url) as client:
+    with http_client(base_url=server.url) as client:
         game_id = client.post(
             "/drop_token", json={"players": ["p1", "p2"], "rows": 4, "columns": 4}
         ).json()["gameId"]
@@ -120,7 +121,7 @@ def test_twenty_racing_posts_of_one_move_yield_one_200(start_server: StartServer
     lock = threading.Lock()
 
     def post(column: int, url: str) -> None:
-        with httpx.Client(base_url=url, timeout=60) as client:
+        with http_client(base_url=url, timeout=60) as client:
             client.get("/drop_token")  # Connect before the barrier.
             barrier.wait()
             response = client.post(f"/drop_token/{game_id}/p1", json={"column": column})
@@ -136,7 +137,7 @@ def test_twenty_racing_posts_of_one_move_yield_one_200(start_server: StartServer
         thread.join()
     assert sorted(statuses) == [200] + [409] * 19
     for url in (server.url, other.url):
-        with httpx.Client(base_url=url) as client:
+        with http_client(base_url=url) as client:
             moves = client.get(f"/drop_token/{game_id}/moves").json()["moves"]
         assert len(moves) == 1 and moves[0]["player"] == "p1"
 
@@ -145,7 +146,7 @@ def test_racing_quits_and_moves_keep_the_move_list_valid(start_server: StartServ
     """Three players of ten games post and quit at once through two processes; every list replays."""
     server = start_server(None)
     other = start_server(server.db)
-    with httpx.Client(base_url=server.url) as client:
+    with http_client(base_url=server.url) as client:
         game_ids = [
             client.post(
                 "/drop_token", json={"players": ["p1", "p2", "p3"], "rows": 4, "columns": 4}
@@ -155,7 +156,7 @@ def test_racing_quits_and_moves_keep_the_move_list_valid(start_server: StartServ
 
     def hammer(player: str, seed: int) -> None:
         chooser = random.Random(seed)
-        with httpx.Client(base_url=(server, other)[seed % 2].url, timeout=60) as client:
+        with http_client(base_url=(server, other)[seed % 2].url, timeout=60) as client:
             for _ in range(40):
                 game_id = chooser.choice(game_ids)
                 if chooser.random() < 0.05:
@@ -173,7 +174,7 @@ def test_racing_quits_and_moves_keep_the_move_list_valid(start_server: StartServ
         thread.start()
     for thread in threads:
         thread.join()
-    with httpx.Client(base_url=server.url) as client:
+    with http_client(base_url=server.url) as client:
         for game_id in game_ids:
             moves = client.get(f"/drop_token/{game_id}/moves").json()["moves"]
             state = client.get(f"/drop_token/{game_id}").json()

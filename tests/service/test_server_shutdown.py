@@ -11,10 +11,9 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
-import httpx
 import pytest
 
-from server_support import Server
+from server_support import Server, http_client
 
 # Starts real server processes: outside the fast subset (CI runs it).
 pytestmark = pytest.mark.slow
@@ -30,7 +29,7 @@ def test_stopping_the_server_after_winner_checks_and_analyses_prints_no_worker_t
     server = Server(tmp_path / "games.db", capture_output=True, forked=False)
     server.start()
     try:
-        with httpx.Client(base_url=server.url, timeout=60) as client:
+        with http_client(base_url=server.url, timeout=60) as client:
             assert client.get(f"/winner/{BOARD}").text == "A"
             assert client.post("/winner", json={"board": BOARD}).json()["winner"] == "A"
             analysis = client.post("/analysis", json={"rows": 4, "columns": 4, "moves": [0]})

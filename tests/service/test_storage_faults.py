@@ -23,7 +23,7 @@ import pytest
 from app_client import AppClient
 
 from connect_four.service.main import create_app
-from server_support import REPOSITORY, listening_socket
+from server_support import REPOSITORY, http_client, listening_socket
 
 RunService = Callable[..., "subprocess.CompletedProcess[str]"]
 
@@ -226,7 +226,7 @@ def test_a_real_full_disk_is_503_then_recovers_when_space_is_freed(
 ) -> None:
     server = start_server(small_disk / "games.db")
     acknowledged: list[int] = []
-    with httpx.Client(base_url=server.url, timeout=60) as client:
+    with http_client(base_url=server.url, timeout=60) as client:
         game_ids = [new_game(client) for _ in range(3)]
         fill(small_disk / "ballast")
         statuses = []
