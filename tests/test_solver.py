@@ -361,13 +361,13 @@ def test_top_level_move_does_not_depend_on_the_machine_speed(
     backend: Backend,
 ) -> None:
     monkeypatch.setattr(budget_module, "time", SteppingClock(0.0))
-    instant = _top_level_moves(0.07)
+    instant = _top_level_moves(0.03)
     # Four times slower than the exact search's node budget assumes, for the
     # backend in use (every board here takes the same): 512 nodes per clock read.
     rate = nodes_per_second(STANDARD)
     assert {nodes_per_second(game.rules) for game in EARLY_POSITIONS} == {rate}
     monkeypatch.setattr(budget_module, "time", SteppingClock(4 * 512 / rate))
-    assert _top_level_moves(0.07) == instant
+    assert _top_level_moves(0.03) == instant
 
 
 def test_top_level_move_is_the_same_on_the_real_clock(
@@ -383,8 +383,8 @@ def test_top_level_move_is_the_same_on_the_real_clock(
     # opening books that this module's no_opening_books fixture hides.
     with monkeypatch.context() as patch:
         patch.setattr(budget_module, "time", SteppingClock(0.0))
-        instant = _top_level_moves(0.07)
-    assert _top_level_moves(0.07) == instant
+        instant = _top_level_moves(0.03)
+    assert _top_level_moves(0.03) == instant
 
 
 def test_the_safety_net_stops_a_search_on_a_very_slow_machine(
@@ -405,13 +405,13 @@ def test_a_hard_time_limit_stops_the_search_and_still_moves(
 ) -> None:
     monkeypatch.setattr(budget_module, "time", SteppingClock(0.01))
     game = EARLY_POSITIONS[1]
-    limited = analyse(game, time_budget=1.0, time_limit=0.5)
+    limited = analyse(game, time_budget=0.3, time_limit=0.1)
     monkeypatch.setattr(budget_module, "time", SteppingClock(0.0))
-    unlimited = analyse(game, time_budget=1.0)
+    unlimited = analyse(game, time_budget=0.3)
     assert limited.move is not None and game.can_play(limited.move)
     assert limited.explored < unlimited.explored
-    # 0.5 s at 0.01 s a clock read: at most 50 reads, a few hundred nodes each.
-    assert limited.explored <= 50 * 512
+    # 0.1 s at 0.01 s a clock read: at most 10 reads, a few hundred nodes each.
+    assert limited.explored <= 10 * 512
 
 
 @pytest.mark.parametrize("level", sorted(LEVELS))
