@@ -272,7 +272,7 @@ def test_the_database_agrees_with_our_own_search_on_a_sample(database: Database)
     require_accelerator()  # the pure-Python search would take minutes
     solver = Solver(DATABASE_RULES, database=False)
     assert solver.database is None
-    # 60 seeded positions: about 5 s of compiled search on a quiet machine.
+    # 60 seeded positions: about 1.3 s of compiled search on a quiet machine.
     for position in sample(DATABASE_STONES, 60):
         assert database.score(position) == solver.score(position), position
 
