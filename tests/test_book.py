@@ -380,6 +380,35 @@ def test_the_generator_resumes_where_it_stopped(
     assert len(results.read_text().splitlines()) == len(lines)
 
 
+def test_a_child_scores_no_less_than_the_bound_its_parents_give() -> None:
+    rules = Rules(rows=4, columns=5, connect=3)
+    book = _small_book(rules, 4)
+    plies = make_book.positions_by_ply(rules, 4)
+    parents = {
+        key: book.score_of_key(key) for key in plies[3] if make_book.needs_search(key, rules)
+    }
+    bounds = make_book.lower_bounds(rules, parents)
+    scored = {key: book.score_of_key(key) for key in bounds if make_book.needs_search(key, rules)}
+    assert scored and all(scored[key] >= bounds[key] for key in scored)
+    # A best child meets its parent's bound exactly: that is what saves the search.
+    assert sum(scored[key] == bounds[key] for key in scored) >= len(scored) // 4
+
+
+def test_a_build_after_the_ply_before_starts_from_its_bounds_and_scores_the_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    board = ["--rows", "3", "--columns", "4", "--connect", "3", "--solver", "python",
+             "--workers", "1", "--work-dir", str(tmp_path)]  # fmt: skip
+    make_book.main([*board, "--depth", "3", "--output", str(tmp_path / "ply3.bin")])
+    capsys.readouterr()
+    make_book.main([*board, "--depth", "4", "--output", str(tmp_path / "ply4.bin")])
+    out = capsys.readouterr().out
+    parents = len((tmp_path / "3x4-connect3-ply3" / "solved.txt").read_text().splitlines())
+    assert f"{parents} positions of ply 3 scored" in out
+    bounded = Book.read(tmp_path / "ply4.bin")
+    assert bounded.entries() == _small_book(Rules(rows=3, columns=4, connect=3), 4).entries()
+
+
 def test_write_only_keeps_what_is_complete(tmp_path: Path) -> None:
     rules = Rules(rows=3, columns=4, connect=3)
     plies = make_book.positions_by_ply(rules, 3)
