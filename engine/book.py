@@ -26,6 +26,8 @@ the terminal game's start-up never pays for it.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import struct
 import sys
 import zlib
@@ -272,9 +274,9 @@ class Book:
         scores = array("b")
         scores.frombytes(payload[8 * count : 9 * count])
         moves = payload[9 * count :]
-        if any(keys[i] >= keys[i + 1] for i in range(count - 1)):
+        if not all(map(operator.lt, keys, itertools.islice(keys, 1, None))):
             raise BookFormatError(f"{path} has keys out of order")
-        if any(move != _NO_MOVE and move >= columns for move in moves):
+        if any(move != _NO_MOVE and move >= columns for move in set(moves)):
             raise BookFormatError(f"{path} records a move off the board")
         book = cls.__new__(cls)
         book.rules, book.max_ply = rules, max_ply

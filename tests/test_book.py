@@ -448,6 +448,39 @@ def test_a_play_tree_book_takes_in_what_the_full_width_build_settled(tmp_path: P
     assert both.recorded_moves() == tree.recorded_moves()
 
 
+def _write_progress(folder: Path, scores: dict[int, int]) -> None:
+    folder.mkdir()
+    (folder / "solved.txt").write_text("".join(f"{key} {score}\n" for key, score in scores.items()))
+
+
+def _deepest_scores(rules: Rules, depth: int) -> dict[int, int]:
+    book = _small_book(rules, depth)
+    deepest = make_book.positions_by_ply(rules, depth)[-1]
+    return {key: book.score_of_key(key) for key in deepest if make_book.needs_search(key, rules)}
+
+
+def test_an_unfinished_build_keeps_what_the_build_before_it_settled(tmp_path: Path) -> None:
+    rules = Rules(rows=3, columns=4, connect=3)
+    _write_progress(tmp_path / "3x4-connect3-ply3", _deepest_scores(rules, 3))
+    ply4 = _deepest_scores(rules, 4)
+    half = dict(list(ply4.items())[: len(ply4) // 2])
+    _write_progress(tmp_path / "3x4-connect3-ply4", half)
+    known = make_book.full_width_known(rules, 4, tmp_path)
+    alone = make_book.back_up(rules, make_book.positions_by_ply(rules, 4), half)
+    assert _small_book(rules, 3).entries().items() <= known.items()
+    assert half.items() <= known.items()
+    assert len(known) > len(alone)
+
+
+def test_full_width_builds_that_contradict_each_other_are_refused(tmp_path: Path) -> None:
+    rules = Rules(rows=3, columns=4, connect=3)
+    wrong = {key: score + 1 for key, score in _deepest_scores(rules, 3).items()}
+    _write_progress(tmp_path / "3x4-connect3-ply3", wrong)
+    _write_progress(tmp_path / "3x4-connect3-ply4", _deepest_scores(rules, 4))
+    with pytest.raises(BookFormatError, match="the full-width builds to 3 and 4 stones score"):
+        make_book.full_width_known(rules, 4, tmp_path)
+
+
 def test_a_full_width_score_that_contradicts_the_play_tree_is_refused() -> None:
     rules = Rules(rows=3, columns=4, connect=3)
     start = canonical_key(Position(rules))

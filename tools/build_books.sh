@@ -4,6 +4,8 @@
 # (default tools/book-progress, where the shipped books' progress is committed):
 #   <board>-tree<depth>-hard<nodes>/nodes.txt  the play tree of a perfect computer (both boards)
 #   5x8-connect4-ply8/solved.txt               every 5 x 8 position of 8 stones, solved (hours)
+#   5x8-connect4-ply9/solved.txt               every one of 9 stones (more hours; each search
+#                                              starts from the bound the 8-stone scores give)
 # Each 5 x 8 book written takes in what the full-width build has settled so far, so that hints and
 # reviews off the computer's lines are exact too; 7 x 6 has bitbully-databases' 12-stone table.
 # The finished books are written to $BOOK_WORK_DIR/book-<rows>x<columns>-connect4.bin; copy them
@@ -14,9 +16,11 @@ cd "$(dirname "$0")/.."
 work=${BOOK_WORK_DIR:-tools/book-progress}
 workers=${BOOK_WORKERS:-2}
 python=${PYTHON:-python3}
-"$python" -m tools.make_book --rows 5 --columns 8 --depth 8 --solver native \
-    --workers "$workers" --work-dir "$work" --output "$work/book-5x8-connect4-ply8.bin"
-for board in "5 8 --full-width 8" "6 7"; do
+for depth in 8 9; do
+    "$python" -m tools.make_book --rows 5 --columns 8 --depth "$depth" --solver native \
+        --workers "$workers" --work-dir "$work" --output "$work/book-5x8-connect4-ply$depth.bin"
+done
+for board in "5 8 --full-width 9" "6 7"; do
     read -r rows columns extra <<< "$board"
     # shellcheck disable=SC2086 # $extra is empty or one option and its value
     "$python" -m tools.make_book --rows "$rows" --columns "$columns" --tree --depth 24 \

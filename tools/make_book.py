@@ -38,14 +38,18 @@ boards and shallow books::
 
     python -m tools.make_book --rows 4 --columns 5 --depth 8 --workers 1
 
+Where the build to one stone fewer has run in the same work folder, each
+search starts from the bound its parents' scores give (:func:`lower_bounds`).
+
 ``--tree --full-width PLY`` writes the play tree's book with every score the
-full-width build to PLY (in the same work folder) has settled so far added,
-so that hints and reviews find positions off the computer's lines too; a
-position the two builds score differently stops it. The shipped 5 x 8 book
-is made so, from the committed progress of both::
+full-width builds to PLY and fewer (in the same work folder) have settled so
+far added, so that hints and reviews find positions off the computer's lines
+too; a position two builds score differently stops it. The shipped 5 x 8
+book is made so, from the committed progress of all three::
 
     python -m tools.make_book --rows 5 --columns 8 --depth 8 --output /tmp/ply8.bin  # hours
-    python -m tools.make_book --rows 5 --columns 8 --tree --depth 24 --write-only --full-width 8
+    python -m tools.make_book --rows 5 --columns 8 --depth 9 --output /tmp/ply9.bin  # more
+    python -m tools.make_book --rows 5 --columns 8 --tree --depth 24 --write-only --full-width 9
 
 Either way the book is written to ``engine/data/`` (see :mod:`connect_four.engine.book`
 for the format) or to ``--output``, when every position is solved, or at
@@ -461,15 +465,30 @@ def write_book(rules: Rules, depth: int, work: Path, output: Path) -> Book:
     return book
 
 
-def full_width_known(rules: Rules, depth: int, work: Path) -> dict[int, int]:
-    """Every score the full-width build to ``depth`` has settled so far (``work`` is its folder).
+def full_width_known(rules: Rules, depth: int, work_dir: Path) -> dict[int, int]:
+    """Every score the full-width builds up to ``depth`` under ``work_dir`` have settled so far.
 
     The positions at ``depth`` solved so far, and each shallower one whose
     every descendant down to ``depth`` is: an interrupted build gives what
-    it has.
+    it has. A build to fewer stones in the same folder (the one whose
+    scores started this one) adds the shallower positions it settled.
+
+    Raises:
+        BookFormatError: two builds give one position different scores.
     """
-    plies = positions_by_ply(rules, depth)
-    return back_up(rules, plies, read_solved(work / "solved.txt"))
+    known = back_up(
+        rules,
+        positions_by_ply(rules, depth),
+        read_solved(full_width_dir(work_dir, rules, depth) / "solved.txt"),
+    )
+    if depth > 1 and full_width_dir(work_dir, rules, depth - 1).is_dir():
+        for key, score in full_width_known(rules, depth - 1, work_dir).items():
+            if known.setdefault(key, score) != score:
+                raise BookFormatError(
+                    f"the full-width builds to {depth - 1} and {depth} stones score "
+                    f"position {key} {score} and {known[key]}"
+                )
+    return known
 
 
 def with_full_width(tree_book: Book, known: Mapping[int, int], depth: int) -> Book:
@@ -583,8 +602,7 @@ def main(argv: list[str] | None = None) -> int:
             tree = build_tree(rules, args.depth, args.hard_nodes, work, args.workers, args.solver)
         book = tree.book()
         if args.full_width is not None:
-            full = full_width_dir(args.work_dir, rules, args.full_width)
-            known = full_width_known(rules, args.full_width, full)
+            known = full_width_known(rules, args.full_width, args.work_dir)
             book = with_full_width(book, known, args.full_width)
             _say(f"added the {len(known)} scores the full-width build to {args.full_width} knows")
         output.parent.mkdir(parents=True, exist_ok=True)
