@@ -299,9 +299,14 @@ def _say(text: str) -> None:
 # === Commands ================================================================
 
 
+def board_name(rules: Rules) -> str:
+    """The board's part of a progress folder's name, such as ``5x8-connect4``."""
+    return f"{rules.rows}x{rules.columns}-connect{rules.connect}"
+
+
 def full_width_dir(work_dir: Path, rules: Rules, depth: int) -> Path:
     """The progress folder of the full-width build to ``depth`` under ``work_dir``."""
-    return work_dir / f"{rules.rows}x{rules.columns}-connect{rules.connect}-ply{depth}"
+    return work_dir / f"{board_name(rules)}-ply{depth}"
 
 
 def build(rules: Rules, depth: int, work: Path, workers: int, kind: str, chunk: int) -> bool:
@@ -332,7 +337,7 @@ def build(rules: Rules, depth: int, work: Path, workers: int, kind: str, chunk: 
     bounds = lower_bounds(rules, parents)
     _say(f"{len(parents)} positions of ply {depth - 1} scored: {len(bounds)} lower bounds")
     tasks_left = [(key, bounds.get(key)) for key in todo]
-    chunks = [tasks_left[i : i + chunk] for i in range(0, len(todo), chunk)]
+    chunks = [tasks_left[i : i + chunk] for i in range(0, len(tasks_left), chunk)]
     started = last_report = time.monotonic()
     done_now = 0
     recent: list[tuple[float, int]] = [(started, 0)]
@@ -587,9 +592,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.depth is None:
         parser.error("--depth is needed to build or write a book")
     output = args.output or book_path(rules)
-    board = f"{rules.rows}x{rules.columns}-connect{rules.connect}"
     if args.tree:
-        work = args.work_dir / f"{board}-tree{args.depth}-hard{args.hard_nodes}"
+        work = args.work_dir / f"{board_name(rules)}-tree{args.depth}-hard{args.hard_nodes}"
         if args.write_only or args.status:
             tree = PlayTree(rules, args.depth, args.hard_nodes)
             for key, (node, seconds) in read_nodes(work / "nodes.txt").items():
