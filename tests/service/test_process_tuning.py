@@ -8,7 +8,8 @@ from connect_four.service.push_server import YOUNG_COLLECTION, settle_memory
 
 
 def test_settle_memory_freezes_what_exists_and_raises_only_the_young_threshold() -> None:
-    before = gc.get_threshold()
+    before, frozen_before = gc.get_threshold(), gc.get_freeze_count()
+    gc.unfreeze()  # the suite's own freeze (conftest.py) must not answer for settle_memory
     try:
         settle_memory()
         assert gc.get_freeze_count() > 0
@@ -17,3 +18,5 @@ def test_settle_memory_freezes_what_exists_and_raises_only_the_young_threshold()
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+        if frozen_before:
+            gc.freeze()
