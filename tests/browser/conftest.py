@@ -2,9 +2,11 @@
 
 One browser for each xdist worker, and one real service (``python -m connect_four.service``
 on 127.0.0.1, a fresh SQLite file) that every test shares: each test plays
-its own games. Each test gets fresh browser contexts (no shared storage,
-cookies or cache) and fails if a page raised a JavaScript error, broke the
-Content-Security-Policy, or opened a dialog (the XSS names' alert()).
+its own games. Each test gets browser contexts of its own, emptied of all
+an earlier test left in them (storage, cookies, cache, routes:
+tests/browser/context_pool.py), and fails if a page raised a JavaScript
+error, broke the Content-Security-Policy, or opened a dialog (the XSS
+names' alert()).
 These tests never skip: without chromium they fail, saying how to install it.
 """
 
@@ -14,9 +16,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 from browser.browser_support import CHROMIUM, CHROMIUM_ARGUMENTS, PageWatch
+from browser.context_pool import ContextPool
 from server_support import Server
 
 WAIT_MS = 20_000
@@ -56,22 +59,29 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def context_pool(browser: Browser) -> Iterator[ContextPool]:
+    """The session's browser contexts, emptied between tests (tests/browser/context_pool.py)."""
+    pool = ContextPool(browser, timeout_ms=WAIT_MS)
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
+def new_page(context_pool: ContextPool) -> Iterator[Callable[..., Page]]:
     """Opens pages, each in a context of its own (another person's browser)."""
-    contexts: list[tuple[BrowserContext, PageWatch]] = []
+    lent: list[tuple[Page, PageWatch]] = []
 
     def open_page(width: int = 1000, height: int = 900, **options: Any) -> Page:
-        context = browser.new_context(viewport={"width": width, "height": height}, **options)
-        context.set_default_timeout(WAIT_MS)
-        page = context.new_page()
-        contexts.append((context, PageWatch(page)))
+        page = context_pool.lend(width, height, **options)
+        lent.append((page, PageWatch(page)))
         return page
 
     yield open_page
     try:
-        for _, watch in contexts:
+        for _, watch in lent:
             watch.check()
     finally:
-        for context, _ in contexts:
-            context.close()
+        for page, watch in lent:
+            watch.stop()
+            context_pool.give_back(page)
