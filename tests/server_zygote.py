@@ -24,6 +24,7 @@ asks it for ``--help``, and tests/test_packaging.py runs the installed
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import select
@@ -334,6 +335,11 @@ if __name__ == "__main__":
     # As ``python -m`` has it: the working folder first on the path, not tests/.
     sys.path[0] = os.getcwd()
     import connect_four.service.cli  # noqa: F401  (what every server imports, once)
+
+    # Frozen before any fork: a child's settle_memory() then collects only what
+    # the child made, not all the zygote imported (a server's CPU: 75 ms -> 53 ms).
+    gc.collect()
+    gc.freeze()
 
     try:
         _serve(socket.socket(fileno=int(sys.argv[1])))
