@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from connect_four.connect import main
 from connect_support import (
     TEST_FILES,
     dialog_arguments,
@@ -26,42 +27,59 @@ def test_option_dialog_played_through_a_pipe(dialog):
     assert result.returncode == 0
 
 
-@pytest.mark.parametrize(
-    "arguments, complaint",
-    [
-        (["--rows", "0"], "--rows"),
-        (["--rows", "100"], "--rows"),
-        (["--columns", "-3"], "--columns"),
-        (["--columns", "x"], "--columns"),
-        (["--rows", "٣"], "--rows"),
-        (["--connect", "9"], "connect 9 is longer"),
-        (["--rows", "3", "--columns", "3", "--connect", "4"], "connect 4"),
-        (["--bogus"], "--bogus"),
-        (["--moves", "3,3,9"], "column 9"),
-        (["--moves", "3,,4"], "--moves"),
-        (["--moves", "0,0,0,0,0,0"], "full"),
-        (["--moves", "1", "--moves-file", "x"], "not allowed"),
-        (["--moves-file", "no/such/file"], "no/such/file"),
-        (["extra"], "extra"),
-        (["--computer", "Z"], "--computer"),
-        (["--level", "0"], "--level"),
-        (["--level", "6"], "--level"),
-        (["--think", "0"], "--think"),
-        (["--think", "nan"], "--think"),
-        (["--seed", "x"], "--seed"),
-        (["--server", "localhost"], "--server"),
-        (["--join", "http://h/drop_token/g"], "--join"),
-        (["--server", "http://h", "--computer", "o"], "network game"),
-    ],
-)
-def test_refused_command_line_is_one_line_on_stderr_and_status_2(arguments, complaint):
+REFUSED = [
+    (["--rows", "0"], "--rows"),
+    (["--rows", "100"], "--rows"),
+    (["--columns", "-3"], "--columns"),
+    (["--columns", "x"], "--columns"),
+    (["--rows", "٣"], "--rows"),
+    (["--connect", "9"], "connect 9 is longer"),
+    (["--rows", "3", "--columns", "3", "--connect", "4"], "connect 4"),
+    (["--bogus"], "--bogus"),
+    (["--moves", "3,3,9"], "column 9"),
+    (["--moves", "3,,4"], "--moves"),
+    (["--moves", "0,0,0,0,0,0"], "full"),
+    (["--moves", "1", "--moves-file", "x"], "not allowed"),
+    (["--moves-file", "no/such/file"], "no/such/file"),
+    (["extra"], "extra"),
+    (["--computer", "Z"], "--computer"),
+    (["--level", "0"], "--level"),
+    (["--level", "6"], "--level"),
+    (["--think", "0"], "--think"),
+    (["--think", "nan"], "--think"),
+    (["--seed", "x"], "--seed"),
+    (["--server", "localhost"], "--server"),
+    (["--join", "http://h/drop_token/g"], "--join"),
+    (["--server", "http://h", "--computer", "o"], "network game"),
+]
+"""Command lines connect.py refuses, each with a word its one line of complaint must hold."""
+
+
+@pytest.mark.parametrize("arguments, complaint", REFUSED)
+def test_refused_command_line_is_one_line_on_stderr_and_status_2(
+    arguments: list[str], complaint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(arguments) == 2
+    _assert_refused(*capsys.readouterr(), complaint)
+
+
+# In-process above, each case in a twentieth of the time; the status a shell
+# sees, and that nothing else is written, come from the program itself.
+@pytest.mark.parametrize("arguments, complaint", [REFUSED[0], REFUSED[7], REFUSED[12]])
+def test_a_refused_command_line_ends_the_program_with_status_2(
+    arguments: list[str], complaint: str
+) -> None:
     result = run_piped(b"", *arguments)
     assert result.returncode == 2
-    assert result.stdout == b""
-    lines = result.stderr.decode().splitlines()
-    assert len(lines) == 1
-    assert lines[0].startswith("connect.py: error: ")
-    assert complaint in lines[0]
+    _assert_refused(result.stdout.decode(), result.stderr.decode(), complaint)
+
+
+def _assert_refused(shown: str, complained: str, complaint: str) -> None:
+    """Nothing shown, and one line of complaint that holds ``complaint``."""
+    assert shown == ""
+    (line,) = complained.splitlines()
+    assert line.startswith("connect.py: error: ")
+    assert complaint in line
 
 
 def test_help_describes_the_game_and_every_option():
