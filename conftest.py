@@ -187,6 +187,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slow: starts processes or searches for seconds; `-m 'not slow'` leaves it out"
     )
+    config.addinivalue_line(
+        "markers", "shared_app: the test's service client is the session's one app (tests/service)"
+    )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -117,9 +117,23 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
     return cluster.empty_database(f"games_{WORKER}")
 
 
+@pytest.fixture(scope="session")
+def shared_app_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppClient]:
+    """One AppClient over one app on SQLite, for the tests answered before storage."""
+    with AppClient(create_app(tmp_path_factory.mktemp("shared") / "games.db")) as test_client:
+        yield test_client
+
+
 @pytest.fixture
-def client(database: Database) -> Iterator[AppClient]:
-    """A AppClient over an app whose store is a new database."""
+def client(request: pytest.FixtureRequest, database: Database) -> Iterator[AppClient]:
+    """An AppClient over an app whose store is a new database.
+
+    A test marked ``shared_app`` (server_support.answered_before_storage)
+    gets the session's shared app instead.
+    """
+    if request.node.get_closest_marker("shared_app") is not None:
+        yield request.getfixturevalue("shared_app_client")
+        return
     with AppClient(create_app(database)) as test_client:
         yield test_client
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from app_client import AppClient
 
-from server_support import ANSWERED_BEFORE_STORAGE
+from server_support import answered_before_storage
 
 NewGame = Callable[..., str]
 UNKNOWN_GAME = "0" * 32
@@ -61,7 +61,7 @@ def test_create_returns_a_game_id(client: AppClient) -> None:
     assert set(response.json()) == {"gameId"}
 
 
-@ANSWERED_BEFORE_STORAGE
+@answered_before_storage
 @pytest.mark.parametrize(
     "body",
     [
@@ -265,7 +265,7 @@ def test_move_numbers_count_quits(client: AppClient, new_game: NewGame) -> None:
     assert play(client, game_id, "b", 0).json() == {"move": f"{game_id}/moves/2"}
 
 
-@ANSWERED_BEFORE_STORAGE
+@answered_before_storage
 @pytest.mark.parametrize(
     "body",
     [
@@ -511,7 +511,7 @@ def test_no_validation_422_anywhere_in_the_openapi_document(client: AppClient) -
             assert operation.get("description"), (method, path)
 
 
-@ANSWERED_BEFORE_STORAGE
+@answered_before_storage
 @pytest.mark.parametrize(
     ("method", "path", "codes"),
     [

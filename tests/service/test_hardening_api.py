@@ -9,7 +9,7 @@ import pytest
 from app_client import AppClient
 
 from connect_four.service.limits import MAX_BODY_BYTES, MAX_NAME_LENGTH, MAX_PLAYERS, MAX_SIZE
-from server_support import ANSWERED_BEFORE_STORAGE, REPOSITORY
+from server_support import REPOSITORY, answered_before_storage
 
 P1_WINS = [("p1", 0), ("p2", 1), ("p1", 0), ("p2", 1), ("p1", 0), ("p2", 1), ("p1", 0)]
 
@@ -214,7 +214,7 @@ def test_games_that_end_leave_the_pages_without_moving_the_others(client: AppCli
     assert client.get(f"/drop_token?limit=5&after={first['next']}").json() == {"games": [ids[2]]}
 
 
-@ANSWERED_BEFORE_STORAGE
+@answered_before_storage
 @pytest.mark.parametrize("query", ["limit=0", "limit=1001", "limit=x", "after=-1", "after=x"])
 def test_bad_page_parameters_are_400(client: AppClient, query: str) -> None:
     assert_error(client.get(f"/drop_token?{query}"), 400, "malformed_request")
@@ -245,7 +245,7 @@ def test_a_long_game_reads_one_move_and_a_range(client: AppClient) -> None:
 # --- Limits --------------------------------------------------------------------------
 
 
-@ANSWERED_BEFORE_STORAGE
+@answered_before_storage
 @pytest.mark.parametrize(
     "body",
     [
@@ -266,7 +266,7 @@ def test_the_largest_game_within_the_limits_is_created(client: AppClient) -> Non
     assert client.post("/drop_token", json=body).status_code == 200
 
 
-@ANSWERED_BEFORE_STORAGE
+@answered_before_storage
 @pytest.mark.parametrize("query", ["rows=17", "columns=17", "connect=17"])
 def test_winner_boards_beyond_the_limits_are_400(client: AppClient, query: str) -> None:
     response = client.get(f"/winner/{'X' * 42}?{query}")
@@ -312,7 +312,7 @@ def test_a_streamed_body_over_the_limit_is_413(client: AppClient) -> None:
 # --- One error shape -------------------------------------------------------------------
 
 
-@ANSWERED_BEFORE_STORAGE
+@answered_before_storage
 @pytest.mark.parametrize(
     ("method", "path", "allowed"),
     [
@@ -332,7 +332,7 @@ def test_405_names_every_allowed_method(
     assert response.headers["allow"] == allowed
 
 
-@ANSWERED_BEFORE_STORAGE
+@answered_before_storage
 @pytest.mark.parametrize(
     "body",
     [b"{", b"not json", b'{"column": 0', '{"column": "\u00e9"}'.encode("latin-1"), b"\xff\xfe"],

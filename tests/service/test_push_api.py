@@ -16,7 +16,7 @@ import pytest
 from app_client import AppClient
 
 from connect_four.service.limits import MAX_WAIT
-from server_support import ANSWERED_BEFORE_STORAGE
+from server_support import answered_before_storage
 
 NewGame = Callable[..., str]
 
@@ -60,7 +60,7 @@ def move(client: AppClient, game_id: str, player: str, column: int, **headers: s
     return client.post(f"/drop_token/{game_id}/{player}", json={"column": column}, headers=headers)
 
 
-@ANSWERED_BEFORE_STORAGE
+@answered_before_storage
 @pytest.mark.parametrize("wait", ["0", "-1", f"{MAX_WAIT + 0.5:g}", "nan", "inf", "soon", ""])
 def test_a_wait_out_of_range_is_a_clear_400(
     client: AppClient, new_game: NewGame, wait: str
