@@ -47,10 +47,8 @@ BOUNDARIES = [
 ]
 """What each parameter receives for sure: the integers where storage types end, and non-numbers."""
 
-VALUES = st.one_of(
-    st.sampled_from(BOUNDARIES), st.integers().map(str), st.text(min_size=1, max_size=30)
-)
-"""What each parameter may receive beyond :data:`BOUNDARIES`."""
+VALUES = st.one_of(st.integers().map(str), st.text(min_size=1, max_size=30))
+"""What each parameter may receive beyond :data:`BOUNDARIES` (each of those is an example already)."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +117,7 @@ def test_every_parameter_of_the_api_is_listed() -> None:
 
 @pytest.mark.parametrize("parameter", PARAMETERS, ids=str)
 @settings(
-    max_examples=15,
+    max_examples=10,  # drawn beyond the 21 boundaries: before, a third of 15 repeated one
     deadline=None,
     # One client and game serve every example of a parameter: that is the point.
     suppress_health_check=[HealthCheck.function_scoped_fixture],
