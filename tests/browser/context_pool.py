@@ -23,6 +23,12 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, BrowserContext, Frame, Page
 
+NEW_CONTEXT_DEFAULTS = {"device_scale_factor": 1, "reduced_motion": "no-preference"}
+"""Options a new context has unless told otherwise (Playwright's documented defaults):
+a page asked for with them comes from the same contexts as one asked for without."""
+
+_DEFAULT_ITEMS = set(NEW_CONTEXT_DEFAULTS.items())
+
 
 def _listeners(page: Page) -> dict[str, int]:
     """How many listeners each of the page's events has (Playwright's own included)."""
@@ -50,7 +56,7 @@ class ContextPool:
 
     def lend(self, width: int, height: int, **options: Any) -> Page:
         """A page on ``about:blank`` in a context made with ``options``, ``width`` x ``height``."""
-        key = repr(sorted(options.items()))
+        key = repr(sorted(item for item in options.items() if item not in _DEFAULT_ITEMS))
         idle = self._idle.setdefault(key, [])
         page = idle.pop() if idle else self._new_page(key, options)
         page.set_viewport_size({"width": width, "height": height})

@@ -90,6 +90,9 @@ def test_a_page_a_test_left_listening_or_closed_is_not_lent_again(
 def test_pages_of_other_options_come_from_other_contexts(context_pool: ContextPool) -> None:
     plain = context_pool.lend(800, 600)
     context_pool.give_back(plain)
+    default = context_pool.lend(800, 600, reduced_motion="no-preference", device_scale_factor=1)
+    assert default is plain  # Playwright's defaults: the same options as none
+    context_pool.give_back(default)
     reduced = context_pool.lend(800, 600, reduced_motion="reduce")
     assert reduced is not plain
     assert reduced.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
