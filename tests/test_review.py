@@ -369,7 +369,18 @@ def test_review_dialog_through_the_harness(path, monkeypatch):
     assert shown == harness_transcript(text)
 
 
-@pytest.mark.parametrize("path", REVIEW_DIALOGS, ids=[path.stem for path in REVIEW_DIALOGS])
+PIPED_REVIEW_DIALOGS = [
+    TEST_FILES / "review" / "commands_then_review_5x8.txt",
+    TEST_FILES / "review" / "blunder_and_mistake_7x6.txt",
+]
+"""One dialog of each board through a real pipe as well: the review itself is the same
+either way (every dialog goes through the harness), the pipe adds the program's
+streams, and each piped 5 x 8 review cost half a second of CPU."""
+
+
+@pytest.mark.parametrize(
+    "path", PIPED_REVIEW_DIALOGS, ids=[path.stem for path in PIPED_REVIEW_DIALOGS]
+)
 def test_review_dialog_through_a_pipe(path):
     _needs_the_database(path)
     text = read_dialog(path)
