@@ -45,6 +45,7 @@ __all__ = [
     "Book",
     "DATA_DIR",
     "best_move",
+    "board_name",
     "book_path",
     "canonical_key",
     "load",
@@ -294,13 +295,22 @@ def _check_board(rules: Rules) -> None:
 # === Shipped books, loaded on first use ======================================
 
 
+def board_name(rules: Rules) -> str:
+    """The board's part of a book's file name (and of its build's folders).
+
+    >>> board_name(Rules(rows=6, columns=7))
+    '6x7-connect4'
+    """
+    return f"{rules.rows}x{rules.columns}-connect{rules.connect}"
+
+
 def book_path(rules: Rules, directory: Path = DATA_DIR) -> Path:
     """Where the book of ``rules`` lives (whether or not it exists).
 
     >>> book_path(Rules()).name
     'book-5x8-connect4.bin'
     """
-    return directory / f"book-{rules.rows}x{rules.columns}-connect{rules.connect}.bin"
+    return directory / f"book-{board_name(rules)}.bin"
 
 
 _loaded: dict[Rules, Book | None] = {}

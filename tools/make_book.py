@@ -70,7 +70,14 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from connect_four.engine.bitboard import Position
-from connect_four.engine.book import DATA_DIR, Book, book_path, mirror_key, position_of_key
+from connect_four.engine.book import (
+    DATA_DIR,
+    Book,
+    board_name,
+    book_path,
+    mirror_key,
+    position_of_key,
+)
 from connect_four.engine.errors import BookFormatError
 from connect_four.engine.rules import Rules
 from connect_four.engine.score import win_score
@@ -297,11 +304,6 @@ def _say(text: str) -> None:
 
 
 # === Commands ================================================================
-
-
-def board_name(rules: Rules) -> str:
-    """The board's part of a progress folder's name, such as ``5x8-connect4``."""
-    return f"{rules.rows}x{rules.columns}-connect{rules.connect}"
 
 
 def full_width_dir(work_dir: Path, rules: Rules, depth: int) -> Path:
