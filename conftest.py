@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import importlib
+import importlib.util
 import os
 import sys
 import tempfile
@@ -10,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _pytest.doctest import DoctestItem
+from _pytest.doctest import DoctestItem, DoctestModule
 from hypothesis import settings
 
 # The suite starts hundreds of interpreters (games through a pipe, servers,
@@ -130,8 +132,8 @@ SLOW_TESTS = frozenset(
         "tests/test_connectx.py::test_a_whole_game_on_kaggle_s_default_board",
         "tests/test_connectx.py::test_blocks_the_opponent_s_win_in_one",
         "tests/test_grid.py::test_a_larger_search_limit_settles_it",
-        "connect_four/engine/levels.py::connect_four.engine.levels.choose_move",
-        "connect_four/engine/columns.py::connect_four.engine.columns.column_scores",
+        "engine/levels.py::connect_four.engine.levels.choose_move",
+        "engine/columns.py::connect_four.engine.columns.column_scores",
     }
 )
 """Single tests (every parameter of each) that take a second or more."""
@@ -148,6 +150,65 @@ def is_slow(item: pytest.Item) -> bool:
         or path in SLOW_MODULES
         or f"{path}::{name.partition('[')[0]}" in SLOW_TESTS
     )
+
+
+# === Docstring examples =======================================================
+# The examples in the docstrings of engine/, terminal/ and service/ run as
+# tests. pytest's own --doctest-modules would import those files under the
+# names their folders give (``engine.game``), which the packages refuse:
+# each has one name, ``connect_four.engine.game``, installed or not. So the
+# modules are collected here and imported by that name.
+
+ROOT = Path(__file__).resolve().parent
+PACKAGE_FOLDERS = {
+    "engine": "connect_four.engine",
+    "terminal": "connect_four.terminal",
+    "service": "connect_four.service",
+}
+"""The checkout's folders that are subpackages of connect_four, by the name each has there."""
+
+
+def installed_name(path: Path) -> str | None:
+    """``connect_four.engine.game`` for engine/game.py; None outside the package folders."""
+    try:
+        folder, *inner = path.relative_to(ROOT).with_suffix("").parts
+    except ValueError:
+        return None
+    if folder not in PACKAGE_FOLDERS or not inner:
+        return None
+    if inner[-1] == "__init__":
+        inner.pop()
+    return ".".join([PACKAGE_FOLDERS[folder], *inner])
+
+
+class PackageDoctests(DoctestModule):
+    """A module's docstring examples, the module imported by its installed name."""
+
+    def _getobj(self) -> object:
+        name = installed_name(self.path)
+        assert name is not None
+        return importlib.import_module(name)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """The package folders as plain folders: a pytest Package would import them by their bare names."""
+    if installed_name(path / "__init__.py") is not None:
+        return pytest.Dir.from_parent(parent, path=path)
+    return None
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """Collect the docstring examples of every module of the package folders."""
+    name = installed_name(file_path)
+    if name is None or file_path.suffix != ".py":
+        return None
+    if (
+        name == "connect_four.service.postgres_store"
+        and importlib.util.find_spec("psycopg") is None
+    ):
+        return None  # an environment without the PostgreSQL driver (CI installs it)
+    return PackageDoctests.from_parent(parent, path=file_path)
 
 
 # === Workers =================================================================

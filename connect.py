@@ -29,6 +29,7 @@ if sys.version_info < (3, 11):  # noqa: UP036 (pyproject says 3.11; older ones g
     sys.exit(1)
 
 from connect_four.terminal.errors import PlayAborted, UsageError
+from connect_four.terminal.program import program_name
 from connect_four.terminal.session import converse
 from connect_four.terminal.settings import Settings
 from connect_four.terminal.steps import Ask, Show
@@ -59,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             settings = Settings()
     except UsageError as error:
-        print(f"connect.py: error: {error}", file=sys.stderr)
+        print(f"{program_name()}: error: {error}", file=sys.stderr)
         return 2
     try:
         if settings.message is not None:
@@ -80,10 +81,10 @@ def main(argv: list[str] | None = None) -> int:
         from connect_four.terminal.streams import prompt_on_screen  # deferred: start-up speed
 
         start = "\n" if prompt_on_screen() else ""
-        print(start + "connect.py: input ended before the game finished", file=sys.stderr)
+        print(f"{start}{program_name()}: input ended before the game finished", file=sys.stderr)
         return 1
     except PlayAborted as error:
-        print(f"connect.py: {error}", file=sys.stderr)
+        print(f"{program_name()}: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         # A second Ctrl-C while we shut down must not end in a traceback.
@@ -91,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
 
         ignore_interrupts()
         # The cursor may sit after the prompt: end that line on stderr.
-        print("\nconnect.py: game interrupted", file=sys.stderr)
+        print(f"\n{program_name()}: game interrupted", file=sys.stderr)
         return 130
     return 0
 

@@ -23,9 +23,11 @@ try:
 except ModuleNotFoundError as missing:
     # Installed without the extra (`pip install connect-four`): say what to
     # install in one line instead of a traceback.
+    from .install_hint import install_command
+
     print(
         f"connect-four-service: {missing.name} is not installed; the web service "
-        "needs the service extra: pip install 'connect-four[service]'",
+        f"needs the service extra: {install_command('service')}",
         file=sys.stderr,
     )
     sys.exit(1)

@@ -21,10 +21,8 @@ shows, reads and waits only through the steps it yields to connect.py.
 
 from __future__ import annotations
 
-import os
 import secrets
 import shlex
-import sys
 import threading
 import time
 from functools import partial
@@ -35,6 +33,7 @@ from .dialog import MARKERS, PROMPT, ending, invalid_move, typed_line
 from .discs import Discs
 from .errors import BadResponse, ConnectionLost, NetworkError, ServerUnreachable, ServiceRefused
 from .network import DropTokenClient, GameAddress, GameInfo, RemoteMove
+from .program import INSTALLED_COMMAND, program_words
 from .settings import TOKEN_ENVIRONMENT, Settings
 from .steps import Ask, Show, Wait
 
@@ -57,8 +56,6 @@ __all__ = [
     "join_command",
 ]
 
-INSTALLED_COMMAND = "connect-four"
-"""The game's command when installed with pip (pyproject.toml's [project.scripts])."""
 
 PUSH_WAIT = 300.0
 """Seconds one read of the move list asks the service to wait for the friend's move.
@@ -178,7 +175,7 @@ def join_command(friend: GameAddress, token: str, settings: Settings) -> str:
     program is the one this player ran: ``connect-four`` when installed,
     else ``python3 connect.py``.
     """
-    words = [*_program(), "--join", friend.player_url]
+    words = [*program_words(), "--join", friend.player_url]
     rules, default = settings.rules, Rules()
     if (rules.rows, rules.columns) != (default.rows, default.columns):
         words += ["--rows", str(rules.rows), "--columns", str(rules.columns)]
@@ -236,12 +233,6 @@ class _Patience:
             if deadline is not None:
                 yield Show("Connection restored.")
             return result
-
-
-def _program() -> list[str]:
-    """The words that run this program: the installed command, or connect.py in a checkout."""
-    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    return [INSTALLED_COMMAND] if name == INSTALLED_COMMAND else ["python3", "connect.py"]
 
 
 def _board_of(info: GameInfo, rules: Rules) -> Rules:

@@ -21,6 +21,7 @@ from connect_four.engine.solver import LEVELS
 from connect_four.engine.table import table_size_for_megabytes
 
 from .errors import UsageError
+from .program import program_name, program_words
 from .settings import TOKEN_ENVIRONMENT, Settings
 
 TYPE_CHECKING = False
@@ -66,7 +67,7 @@ def parse_options(args: list[str]) -> Settings:
         settings.message = parser.format_help().rstrip("\n")
         return settings
     if options.version:
-        settings.message = f"connect.py {VERSION}"
+        settings.message = f"{program_name()} {VERSION}"
         return settings
     try:
         settings.rules = Rules(options.rows, options.columns, options.connect)
@@ -310,7 +311,7 @@ def _build_parser() -> argparse.ArgumentParser:
     seconds = seconds_between(0.01, 60)
 
     parser = Parser(
-        prog="connect.py",
+        prog=program_name(),
         add_help=False,
         formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=78),
         description=(
@@ -322,22 +323,22 @@ def _build_parser() -> argparse.ArgumentParser:
         ),
         epilog=(
             "examples:\n"
-            "  python3 connect.py\n"
-            "  python3 connect.py --rows 6 --columns 7 --announce --highlight\n"
-            "  python3 connect.py --columns 12 --connect 5\n"
-            "  python3 connect.py --moves 3,3,4 --announce\n"
-            "  python3 connect.py --computer O --level 3 --hint\n"
-            "  python3 connect.py --computer both --pause 0.5\n"
-            "  python3 connect.py --color --computer O\n"
-            "  python3 connect.py --computer O --commands\n"
-            "  python3 connect.py --games 3 --announce\n"
-            "  python3 connect.py --moves-file saved_game.txt\n"
-            "  python3 connect.py --rows 6 --columns 7 --moves 3,3,4,2 --review\n"
-            "  python3 connect.py --server http://192.168.1.20:8080 --name ann --friend bob\n"
-            "  python3 connect.py --join http://192.168.1.20:8080/drop_token/GAME_ID/bob "
+            "  {run}\n"
+            "  {run} --rows 6 --columns 7 --announce --highlight\n"
+            "  {run} --columns 12 --connect 5\n"
+            "  {run} --moves 3,3,4 --announce\n"
+            "  {run} --computer O --level 3 --hint\n"
+            "  {run} --computer both --pause 0.5\n"
+            "  {run} --color --computer O\n"
+            "  {run} --computer O --commands\n"
+            "  {run} --games 3 --announce\n"
+            "  {run} --moves-file saved_game.txt\n"
+            "  {run} --rows 6 --columns 7 --moves 3,3,4,2 --review\n"
+            "  {run} --server http://192.168.1.20:8080 --name ann --friend bob\n"
+            "  {run} --join http://192.168.1.20:8080/drop_token/GAME_ID/bob "
             "--token TOKEN\n"
-            "  python3 connect.py --watch http://192.168.1.20:8080/drop_token/GAME_ID"
-        ),
+            "  {run} --watch http://192.168.1.20:8080/drop_token/GAME_ID"
+        ).format(run=" ".join(program_words())),
     )
     parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
     parser.add_argument("--version", action="store_true", help="show the version and exit")

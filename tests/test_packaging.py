@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -124,6 +125,34 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return venv / "bin"
 
 
+RUNTIME_FOLDERS = {"engine": "engine", "terminal": "terminal", "service": "service"}
+"""The checkout's folders that ship, by their folder inside connect_four."""
+
+NOT_SHIPPED = ("__pycache__", ".so", ".pyc", "README.md")
+"""Build products in the checkout's folders (a wheel carries them only as built), and their READMEs."""
+
+
+def _runtime_files() -> set[str]:
+    """What the wheel must hold, as paths inside it: every file of the package folders and the game."""
+    wanted = {"connect_four/__init__.py", "connect_four/py.typed", "connect_four/connect.py"}
+    for inside, folder in RUNTIME_FOLDERS.items():
+        for path in (ROOT / folder).rglob("*"):
+            if path.is_file() and not any(part in str(path) for part in NOT_SHIPPED):
+                wanted.add(f"connect_four/{inside}/{path.relative_to(ROOT / folder).as_posix()}")
+    return wanted
+
+
+def test_the_wheel_holds_every_runtime_file_and_no_test_plumbing(installed: Path) -> None:
+    """The page, the books and the compiled search's sources ship; no test or conftest does."""
+    (wheel,) = installed.parent.parent.glob("wheels/connect_four-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = {name for name in archive.namelist() if ".dist-info/" not in name}
+    assert shipped == _runtime_files()
+    for needed in ("service/static/index.html", "engine/data/book-5x8-connect4.bin", "engine/_native.c"):
+        assert f"connect_four/{needed}" in shipped
+    assert not [name for name in shipped if "conftest" in name or "/test_" in name]
+
+
 def _run(
     command: list[str], stdin: bytes = b"", cwd: Path | None = None
 ) -> subprocess.CompletedProcess[bytes]:
@@ -158,9 +187,20 @@ def test_installed_command_is_the_same_program_as_connect_py(
     stdin = b"3\n3\n4\n4\n5\n5\n6\n"
     script = _run([str(installed / "connect-four"), *arguments], stdin, cwd=tmp_path)
     checkout = _run([sys.executable, str(CONNECT), *arguments], stdin, cwd=tmp_path)
-    assert script.stdout == checkout.stdout
-    assert script.stderr == checkout.stderr
+    assert _words(_named_as_installed(checkout.stdout)) == _words(script.stdout)
+    assert _named_as_installed(checkout.stderr) == script.stderr
     assert script.returncode == checkout.returncode
+    assert b"connect.py" not in script.stdout + script.stderr
+
+
+def _named_as_installed(output: bytes) -> bytes:
+    """connect.py's output as the installed command words it: it names itself connect-four."""
+    return output.replace(b"python3 connect.py", b"connect-four").replace(b"connect.py", b"connect-four")
+
+
+def _words(output: bytes) -> list[bytes]:
+    """The output's words: --help's usage lines wrap where the program's name ends."""
+    return output.split()
 
 
 def test_installed_engine_imports_from_anywhere(installed: Path, tmp_path: Path) -> None:
@@ -192,7 +232,9 @@ def test_service_command_without_its_extra_says_what_to_install(
     assert result.returncode == 1
     lines = result.stderr.decode().splitlines()
     assert len(lines) == 1
-    assert "pip install 'connect-four[service]'" in lines[0]
+    # The package is not on the index: the hint names the wheel pip installed it from.
+    (wheel,) = installed.parent.parent.glob("wheels/connect_four-*.whl")
+    assert lines[0].endswith(f"needs the service extra: pip install '{wheel}[service]'")
 
 
 def test_one_version_everywhere(tmp_path: Path) -> None:
