@@ -23,7 +23,7 @@ from .guards import RequestLimits
 from .limits import BODY_TIMEOUT, MAX_BODY_BYTES
 from .move_feed import open_feed
 from .openapi import describe_limits, install_openapi
-from .routers import analysis, computer, drop_token, page, winner
+from .routers import analysis, api_docs, computer, drop_token, page, winner
 from .storage import DEFAULT_DB, open_store
 from .trailing_slash import ServeWithoutTrailingSlash
 from .winner_pool import (
@@ -88,6 +88,10 @@ def create_app(
         description=describe_limits(max_body_bytes, body_timeout),
         version=__version__,  # the one version of the project (connect_four.engine.__version__)
         lifespan=lifespan,
+        # FastAPI's pages load Swagger UI and ReDoc from a CDN: /docs is
+        # served from the service's own files instead (routers/api_docs.py).
+        docs_url=None,
+        redoc_url=None,
     )
     # What the dependencies hand the routes (service/dependencies.py).
     app.state.store = store
@@ -100,6 +104,7 @@ def create_app(
     app.include_router(analysis.router)
     app.include_router(computer.router)
     app.include_router(page.router)
+    app.include_router(api_docs.router)
     install_error_handler(app)
     app.add_middleware(RequestLimits, max_bytes=max_body_bytes, timeout=body_timeout)
     app.add_middleware(ServeWithoutTrailingSlash)

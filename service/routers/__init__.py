@@ -1,1 +1,1 @@
-"""One router module per resource: ``drop_token`` and ``winner``."""
+"""One router module per resource: games, winner, analysis, computer move, page, API page."""

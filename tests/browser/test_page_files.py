@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from app_client import AppClient
+from markup_support import Markup
 
 from connect_four.service.main import create_app
 from connect_four.service.routers.page import CONTENT_SECURITY_POLICY, STATIC_FILES
@@ -53,31 +53,8 @@ def test_the_page_weighs_at_most_100_kb_and_ships_every_file_it_names() -> None:
     assert named <= set(STATIC_FILES)
 
 
-class _Markup(HTMLParser):
-    """Collects what would run as inline script: script bodies, on* attributes, javascript: URLs."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.inline: list[str] = []
-        self.in_script = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        for name, value in attrs:
-            if name.startswith("on") or (value or "").strip().lower().startswith("javascript:"):
-                self.inline.append(f"<{tag} {name}=...>")
-        self.in_script = tag == "script"
-        if tag == "script" and not dict(attrs).get("src"):
-            self.inline.append("<script> without src")
-
-    def handle_data(self, data: str) -> None:
-        if self.in_script and data.strip():
-            self.inline.append(data)
-
-
 def test_no_inline_script_no_eval_no_html_from_strings_no_other_host() -> None:
-    markup = _Markup()
-    markup.feed((STATIC / "index.html").read_text())
-    assert markup.inline == []
+    assert Markup((STATIC / "index.html").read_text()).inline == []
     for path in STATIC.glob("*.js"):
         code = path.read_text()
         for banned in (

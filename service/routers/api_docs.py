@@ -1,0 +1,75 @@
+"""The OpenAPI page at ``/docs``: Swagger UI, every file of it served by this service.
+
+FastAPI's own ``/docs`` loads Swagger UI from a CDN (a floating major version,
+no integrity hash) and starts it with an inline script: a blank page on a host
+without internet, and another host's script running on the origin where the
+browser page keeps the players' tokens. Here the page and its start-up script
+are ``service/static/docs.html`` and ``docs.js``; Swagger UI's built files come
+from the ``fastapi-offline`` package (its 1.7.7 ships Swagger UI 5.32.6), read
+on first request. Everything is answered under the browser page's policy plus
+``data:`` images, which Swagger UI's style sheet draws its icons with. FastAPI's
+``/redoc`` is not served: the one API page is this one.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.resources import files
+
+import fastapi_offline
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import Response
+
+from ..schemas import error_responses
+from .page import STATIC_FILES
+
+__all__ = ["DOCS_CONTENT_SECURITY_POLICY", "SWAGGER_UI_FILES", "router"]
+
+DOCS_CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'"
+)
+"""The browser page's policy (routers/page.py), and images from ``data:`` URLs."""
+
+SWAGGER_UI_FILES = {
+    "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+    "swagger-ui.css": "text/css; charset=utf-8",
+}
+"""The files of Swagger UI that ``/docs`` loads, by name, with their media types."""
+
+_HEADERS = {
+    "Content-Security-Policy": DOCS_CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    # A new version of the service (or of fastapi-offline) serves new files at once.
+    "Cache-Control": "no-cache",
+}
+
+router = APIRouter(tags=["docs"])
+
+
+@cache
+def _swagger_ui_file(name: str) -> bytes:
+    """One of Swagger UI's files, read once (1.7 MB in all: most processes never serve them)."""
+    return files(fastapi_offline).joinpath("static", name).read_bytes()
+
+
+@router.get("/docs", include_in_schema=False)
+def read_docs() -> Response:
+    """The OpenAPI page: every operation of ``/openapi.json``, to read and to try."""
+    content, media_type = STATIC_FILES["docs.html"]
+    return Response(content, media_type=media_type, headers=_HEADERS)
+
+
+@router.get(
+    "/docs/{name}",
+    include_in_schema=False,
+    responses=error_responses(e404="No such file."),
+)
+def read_swagger_ui_file(name: str) -> Response:
+    """Swagger UI's script or style sheet."""
+    if name not in SWAGGER_UI_FILES:
+        # The app's one handler answers it as every unknown path: 404 not_found.
+        raise HTTPException(status_code=404, detail=f"the API page has no file {name!r}")
+    return Response(_swagger_ui_file(name), media_type=SWAGGER_UI_FILES[name], headers=_HEADERS)
