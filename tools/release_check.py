@@ -151,6 +151,8 @@ def _check_install(work: Path, artifact: Path, extras: str) -> None:
     _step(f"install {label}", install)
     _step(f"{label}: imports from the venv only", lambda: _check_imports(bin_folder, outside))
     _step(f"{label}: connect-four plays the CS110 game", lambda: _check_game(bin_folder, outside))
+    if artifact.suffix != ".whl":
+        _step(f"{label}: the compiled search was built", lambda: _check_native(bin_folder, outside))
     if extras:
         _step(f"{label}: connect-four-service", lambda: _check_service(bin_folder, outside))
     else:
@@ -167,6 +169,21 @@ def _check_imports(bin_folder: Path, outside: Path) -> None:
     path = Path(where.stdout.decode().strip())
     if not path.is_relative_to(bin_folder.parent):
         raise ReleaseCheckFailed(f"connect_four.connect was imported from {path}, not the venv")
+
+
+def _check_native(bin_folder: Path, outside: Path) -> None:
+    """An install from the sdist compiles the search (this machine has a C compiler)."""
+    code = (
+        "from connect_four.engine import Rules; from connect_four.engine.exact import Solver;"
+        " print(Solver(Rules(6, 7)).backend)"
+    )
+    backend = _run(
+        [bin_folder / "python", "-P", "-c", code], cwd=outside, env=_outside_environment()
+    )
+    if backend.stdout.decode().strip() != "native":
+        raise ReleaseCheckFailed(
+            f"the sdist's install searches with {backend.stdout!r}, not native"
+        )
 
 
 def _check_game(bin_folder: Path, outside: Path) -> None:
