@@ -274,43 +274,45 @@ class _ParserExit(Exception):
     """argparse wanted to print and exit; we report its message ourselves."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors raised: one line on stderr and status 2 is main()'s job."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _ParserExit(message)
+
+
+def whole_number_between(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number in ASCII digits from ``low`` to ``high``."""
+
+    def convert(text: str) -> int:
+        if not text.isascii() or not text.isdigit():
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+        value = int(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not between {low} and {high}")
+        return value
+
+    return convert
+
+
+def seconds_between(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a number of seconds from ``low`` to ``high``."""
+
+    def convert(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is not between {low:g} and {high:g} seconds")
+        return value
+
+    return convert
+
+
 def _build_parser() -> argparse.ArgumentParser:
-    class Parser(argparse.ArgumentParser):
-        # One line on stderr and status 2 is main()'s job, not argparse's.
-        def error(self, message: str) -> None:  # type: ignore[override]
-            raise _ParserExit(message)
-
-    def board_size(limit: int) -> Callable[[str], int]:
-        def convert(text: str) -> int:
-            if not text.isascii() or not text.isdigit():
-                raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
-            value = int(text)
-            if not 1 <= value <= limit:
-                raise argparse.ArgumentTypeError(f"{value} is not between 1 and {limit}")
-            return value
-
-        return convert
-
-    top_level = max(LEVELS)
-    level = board_size(top_level)
-
-    def seconds_between(low: float, high: float) -> Callable[[str], float]:
-        def convert(text: str) -> float:
-            try:
-                value = float(text)
-            except ValueError:
-                raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-            if not low <= value <= high:
-                raise argparse.ArgumentTypeError(
-                    f"{text} is not between {low:g} and {high:g} seconds"
-                )
-            return value
-
-        return convert
-
-    seconds = seconds_between(0.01, 60)
-
-    parser = Parser(
+    """The whole command line: the help's text, then each group of options."""
+    parser = _Parser(
         prog=program_name(),
         add_help=False,
         formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=78),
@@ -342,28 +344,47 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
     parser.add_argument("--version", action="store_true", help="show the version and exit")
+    for add_group in (
+        _add_board_options,
+        _add_display_options,
+        _add_computer_options,
+        _add_search_options,
+        _add_review_and_match_options,
+        _add_start_options,
+        _add_network_options,
+    ):
+        add_group(parser)
+    return parser
+
+
+def _add_board_options(parser: argparse.ArgumentParser) -> None:
+    """--rows, --columns, --connect."""
     board = parser.add_argument_group("board")
     board.add_argument(
         "--rows",
-        type=board_size(MAX_ROWS),
+        type=whole_number_between(1, MAX_ROWS),
         default=5,
         metavar="R",
         help=f"rows of the grid, 1-{MAX_ROWS} (default 5)",
     )
     board.add_argument(
         "--columns",
-        type=board_size(MAX_COLUMNS),
+        type=whole_number_between(1, MAX_COLUMNS),
         default=8,
         metavar="C",
         help=f"columns of the grid, 1-{MAX_COLUMNS} (default 8)",
     )
     board.add_argument(
         "--connect",
-        type=board_size(max(MAX_ROWS, MAX_COLUMNS)),
+        type=whole_number_between(1, max(MAX_ROWS, MAX_COLUMNS)),
         default=4,
         metavar="N",
         help="markers in a row that win, at most the longer side (default 4)",
     )
+
+
+def _add_display_options(parser: argparse.ArgumentParser) -> None:
+    """--announce, --highlight, --color."""
     show = parser.add_argument_group("display")
     show.add_argument(
         "--announce",
@@ -382,6 +403,10 @@ def _build_parser() -> argparse.ArgumentParser:
         help="draw X's discs red and O's yellow, the winning line in "
         "reverse video (ANSI colours; none while NO_COLOR is set)",
     )
+
+
+def _add_computer_options(parser: argparse.ArgumentParser) -> None:
+    """The computer opponent, hints and in-game commands."""
     opponent = parser.add_argument_group("computer opponent")
     opponent.add_argument(
         "--computer",
@@ -392,9 +417,9 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     opponent.add_argument(
         "--level",
-        type=level,
+        type=whole_number_between(1, max(LEVELS)),
         metavar="L",
-        help=f"the computer's strength, 1 (beginner) to {top_level} "
+        help=f"the computer's strength, 1 (beginner) to {max(LEVELS)} "
         f"(perfect where the position can be solved in time; "
         f"the default)",
     )
@@ -403,7 +428,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     opponent.add_argument(
         "--think",
-        type=seconds,
+        type=seconds_between(0.01, 60),
         metavar="SECONDS",
         help="the computer's work per move, as seconds of search on "
         "a quiet machine (default 1); the same position always "
@@ -411,7 +436,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     opponent.add_argument(
         "--time-limit",
-        type=seconds,
+        type=seconds_between(0.01, 60),
         metavar="SECONDS",
         help="a hard limit on the computer's time per move; its "
         "moves then depend on how busy the machine is",
@@ -443,13 +468,17 @@ def _build_parser() -> argparse.ArgumentParser:
         help="let ?, ?? and --review take their time: ten times the search "
         "of a plain hint a position, to settle every column exactly where they can",
     )
+
+
+def _add_search_options(parser: argparse.ArgumentParser) -> None:
+    """--threads and --table-mb, for the exact search."""
     search = parser.add_argument_group(
         "exact search",
         "For the computer's moves at the top level, ?, ?? and --review.",
     )
     search.add_argument(
         "--threads",
-        type=board_size(MAX_THREADS),
+        type=whole_number_between(1, MAX_THREADS),
         metavar="N",
         help=f"search with N threads on one table, 1-{MAX_THREADS} (default "
         f"1); the scores stay exact, but a move or score settled "
@@ -457,7 +486,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     search.add_argument(
         "--table-mb",
-        type=board_size(MAX_TABLE_MEGABYTES),
+        type=whole_number_between(1, MAX_TABLE_MEGABYTES),
         metavar="M",
         help=f"the table of positions searched, in MiB, 1-"
         f"{MAX_TABLE_MEGABYTES}, at 8 bytes a slot (16 on boards "
@@ -465,6 +494,10 @@ def _build_parser() -> argparse.ArgumentParser:
         f"slots; the most a search takes, less for a short one; each "
         f"thread adds 2 MiB for the positions near the leaves",
     )
+
+
+def _add_review_and_match_options(parser: argparse.ArgumentParser) -> None:
+    """--review and --games."""
     review = parser.add_argument_group("review")
     review.add_argument(
         "--review",
@@ -476,12 +509,16 @@ def _build_parser() -> argparse.ArgumentParser:
     series = parser.add_argument_group("match")
     series.add_argument(
         "--games",
-        type=board_size(MAX_GAMES),
+        type=whole_number_between(1, MAX_GAMES),
         default=1,
         metavar="N",
         help=f"play N games in a row (1-{MAX_GAMES}), the sides swapping X "
         f"and O each game, with the score after each",
     )
+
+
+def _add_start_options(parser: argparse.ArgumentParser) -> None:
+    """--moves or --moves-file: the starting position."""
     start = parser.add_argument_group("starting position")
     record = start.add_mutually_exclusive_group()
     record.add_argument(
@@ -495,6 +532,10 @@ def _build_parser() -> argparse.ArgumentParser:
         help="start after the moves written in FILE: the same format, "
         "or one column a line as typed in a game",
     )
+
+
+def _add_network_options(parser: argparse.ArgumentParser) -> None:
+    """A game on the drop-token service: --server, --join, --watch and their names and token."""
     network = parser.add_argument_group(
         "network game",
         "Play a friend on another machine through the drop-token service\n"
@@ -530,4 +571,3 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="TOKEN",
         help=f"the joining player's secret, as --server printed it (default: ${TOKEN_ENVIRONMENT})",
     )
-    return parser
