@@ -148,7 +148,11 @@ def test_the_wheel_holds_every_runtime_file_and_no_test_plumbing(installed: Path
     with zipfile.ZipFile(wheel) as archive:
         shipped = {name for name in archive.namelist() if ".dist-info/" not in name}
     assert shipped == _runtime_files()
-    for needed in ("service/static/index.html", "engine/data/book-5x8-connect4.bin", "engine/_native.c"):
+    for needed in (
+        "service/static/index.html",
+        "engine/data/book-5x8-connect4.bin",
+        "engine/_native.c",
+    ):
         assert f"connect_four/{needed}" in shipped
     assert not [name for name in shipped if "conftest" in name or "/test_" in name]
 
@@ -195,7 +199,9 @@ def test_installed_command_is_the_same_program_as_connect_py(
 
 def _named_as_installed(output: bytes) -> bytes:
     """connect.py's output as the installed command words it: it names itself connect-four."""
-    return output.replace(b"python3 connect.py", b"connect-four").replace(b"connect.py", b"connect-four")
+    return output.replace(b"python3 connect.py", b"connect-four").replace(
+        b"connect.py", b"connect-four"
+    )
 
 
 def _words(output: bytes) -> list[bytes]:
