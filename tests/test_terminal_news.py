@@ -166,6 +166,50 @@ def test_a_handled_signal_during_the_wait_is_no_news() -> None:
     assert shown == PROMPT + b"SIGUSR1 handled\n'4'\n" + TIDY
 
 
+# The child: one prompt whose news never comes, and a SIGUSR1 that raises
+# as Ctrl-C does; only the watch's thread takes SIGUSR1 from the system.
+INTERRUPTED_CHILD = """\
+import signal, threading
+import connect
+from connect_four.terminal.steps import Ask
+
+class Interrupted(Exception):
+    pass
+
+def interrupt(number, frame):
+    raise Interrupted
+
+class News:
+    def __init__(self):
+        self.stopped = threading.Event()
+    def wait(self):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
+        self.stopped.wait()
+        return False
+    def stop(self):
+        self.stopped.set()
+
+signal.signal(signal.SIGUSR1, interrupt)
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})  # the main thread never takes it
+try:
+    connect._ask_unless_news(Ask("Enter a column: ", News()))
+except Interrupted:
+    print("interrupted")
+print(signal.set_wakeup_fd(-1), threading.active_count())
+"""
+
+
+def test_a_signal_the_system_gives_another_thread_still_ends_the_wait() -> None:
+    # Python runs the handler in the main thread, once it wakes from select:
+    # the signal's byte in the wake-up pipe wakes it.
+    child = Child(sys.executable, "-c", INTERRUPTED_CHILD)
+    child.wait_for(PROMPT)
+    child.process.send_signal(signal.SIGUSR1)
+    status, shown, errors = child.end()
+    assert (status, errors) == (0, b"")
+    assert shown == PROMPT + b"interrupted\n" + TIDY
+
+
 def test_an_ask_with_news_is_another_step_than_one_without() -> None:
     news = network_game._MoveWatch(DropTokenClient("http://127.0.0.1:9"), "g", 0)
     assert Ask("p", news) != Ask("p")
