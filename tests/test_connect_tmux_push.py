@@ -19,6 +19,8 @@ from test_connect_tmux_quit import RUNNERS
 
 from network_support import create_game, moves_of, play
 
+pytestmark = pytest.mark.slow
+
 WAITING = "Waiting for ann to move... (Ctrl-C quits the game)"
 
 # The keys that type column 2 at the prompt: plainly, or with readline's

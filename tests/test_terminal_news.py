@@ -252,6 +252,7 @@ def join_as_bob(base: str, game: str, token: str) -> Child:
     )
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_a_watched_prompt_still_quits_the_game(drop_token_service: str) -> None:
     game, tokens = create_game(drop_token_service, ["ann", "bob"])
     play(drop_token_service, game, "ann", tokens["ann"], "3")
@@ -266,6 +267,7 @@ def test_ctrl_c_at_a_watched_prompt_still_quits_the_game(drop_token_service: str
     assert moves_of(drop_token_service, game)[-1] == {"type": "QUIT", "player": "bob"}
 
 
+@pytest.mark.slow
 def test_a_friends_quit_ends_the_prompt_of_a_piped_game(drop_token_service: str) -> None:
     game, tokens = create_game(drop_token_service, ["ann", "bob"])
     play(drop_token_service, game, "ann", tokens["ann"], "3")
@@ -282,6 +284,7 @@ def test_a_friends_quit_ends_the_prompt_of_a_piped_game(drop_token_service: str)
     ]
 
 
+@pytest.mark.slow
 def test_the_watch_on_the_move_list_sees_the_quit(drop_token_service: str) -> None:
     game, tokens = create_game(drop_token_service, ["ann", "bob"])
     watch = network_game._MoveWatch(DropTokenClient(drop_token_service), game, 0)
@@ -317,6 +320,7 @@ def test_stopping_the_watch_ends_its_long_poll_at_once() -> None:
     assert found == [False]
 
 
+@pytest.mark.slow
 def test_stopping_the_watch_leaves_the_games_own_client_working(drop_token_service: str) -> None:
     game, _ = create_game(drop_token_service, ["ann", "bob"])
     client = DropTokenClient(drop_token_service)
@@ -326,6 +330,7 @@ def test_stopping_the_watch_leaves_the_games_own_client_working(drop_token_servi
     assert client.read_moves(game, 0) == []
 
 
+@pytest.mark.slow
 def test_an_aborted_client_refuses_further_requests(drop_token_service: str) -> None:
     client = DropTokenClient(drop_token_service)
     client.abort()

@@ -21,6 +21,8 @@ from connect_four.service.events import EventHub, Watched
 from connect_four.service.limits import MAX_WAIT
 from server_support import answered_before_storage
 
+pytestmark = pytest.mark.slow
+
 NewGame = Callable[..., str]
 
 

@@ -15,8 +15,11 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 
 from server_support import HTTP, Server, http_client
+
+pytestmark = pytest.mark.slow
 
 StartServer = Callable[..., Server]
 NewGame = Callable[..., str]
