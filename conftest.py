@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from _pytest.doctest import DoctestItem, DoctestModule
 from hypothesis import settings
+from slow_support import starts_processes, unmarked_process_users
 
 # The suite starts hundreds of interpreters (games through a pipe, servers,
 # terminals) and pytest rewrites every test module: with bytecode writing
@@ -59,97 +60,11 @@ if os.environ.get("CI"):
 
 
 # === The fast subset ==========================================================
-# `pytest -m "not slow"` is the edit-test loop: everything but the tests named
-# here, which start real processes (servers, database clusters, terminals,
-# browsers, pip) or search for seconds. CI runs both kinds.
-
-SLOW_FIXTURES = frozenset(
-    {"postgres_cluster", "start_server", "run_service", "drop_token_service", "browser"}
-)
-"""Fixtures that start a process of their own: a test that uses one is slow."""
-
-SLOW_FOLDERS = ("tests/browser/",)
-
-SLOW_MODULES = frozenset(
-    {
-        "tests/test_connect_tmux.py",
-        "tests/test_connect_tmux_push.py",
-        "tests/test_connect_tmux_quit.py",
-        "tests/test_connect_network.py",
-        "tests/test_terminal_network.py",
-        "tests/test_packaging.py",
-        "tests/test_book_tree.py",
-        "tests/service/test_server_process.py",
-        "tests/service/test_server_guards.py",
-        "tests/service/test_postgres_store.py",
-        "tests/service/test_storage_faults.py",
-        "tests/service/test_push_api.py",
-        "tests/service/test_boundary_integers.py",
-        "tests/service/test_hardening_api.py",
-        "tests/service/test_analysis_api.py",
-        "tests/test_review.py",
-        "tests/test_database.py",
-        "tests/test_terminal_push.py",
-        "tests/test_connect_pipe.py",
-        "tests/test_exact_backends.py",
-        "tests/test_threads.py",
-    }
-)
-
-SLOW_TESTS = frozenset(
-    {
-        "tests/test_solver.py::test_boards_wider_than_64_bits_are_solved_exactly",
-        "tests/test_solver.py::test_tiny_boards_match_brute_force",
-        "tests/test_solver.py::test_top_level_move_does_not_depend_on_the_machine_speed",
-        "tests/test_solver.py::test_top_level_move_is_the_same_on_the_real_clock",
-        "tests/test_solver.py::test_a_hard_time_limit_stops_the_search_and_still_moves",
-        "tests/test_solver.py::test_score_matches_pons_sample",
-        "tests/test_exact_backends.py::test_random_boards_give_the_same_moves_scores_and_node_counts",
-        "tests/test_exact_backends.py::test_small_tables_replace_entries_alike_and_stay_exact",
-        "tests/test_exact_backends.py::test_small_tables_on_wide_boards_replace_entries_alike",
-        "tests/test_exact_backends.py::test_random_wide_boards_give_the_same_moves_scores_and_node_counts",
-        "tests/test_book.py::test_shipped_entries_agree_with_the_pure_solver",
-        "tests/test_book.py::test_a_tiny_book_agrees_with_brute_force_on_every_move_sequence",
-        "tests/test_board_check.py::test_every_string_of_a_tiny_board_is_refused_unless_a_game_reaches_it",
-        "tests/test_board_check.py::test_random_fillings_are_refused_exactly_when_a_rule_breaks",
-        "tests/test_board_check.py::test_every_position_of_every_game_on_a_small_board",
-        "tests/test_connectx.py::test_non_standard_boards_get_legal_moves_to_the_end",
-        "tests/test_win_property.py::test_engine_outcome_matches_brute_force_after_every_move",
-        "tests/test_connect_options.py::test_option_dialog_played_through_a_pipe",
-        "tests/test_columns.py::test_every_column_is_scored_exactly_on_a_small_board",
-        "tests/test_score.py::test_a_win_on_offer_scores_win_score_and_every_score_lies_within_its_bounds",
-        "tests/test_terminal_computer.py::test_hint_names_a_column_the_scores_rank_best_on_the_empty_7_by_9_board",
-        "tests/test_solver.py::test_best_move_achieves_the_score",
-        "tests/service/test_hardening_api.py::test_a_long_game_reads_one_move_and_a_range",
-        "tests/service/test_hardening_api.py::test_a_board_beyond_the_search_budget_says_it_was_not_verified",
-        "tests/service/test_winner_pool.py::test_a_killed_worker_costs_one_refusal_then_a_new_worker_answers",
-        "tests/service/test_winner_api.py::test_agrees_with_the_engine_over_http",
-        "tests/service/test_store.py::test_the_command_line_help",
-        "tests/test_book.py::test_shipped_entries_are_the_best_of_their_known_children",
-        "tests/test_exact_backends.py::test_boards_at_the_64_and_128_bit_boundaries_agree",
-        "tests/test_exact_backends.py::test_the_top_level_plays_the_same_game_on_both_backends",
-        "tests/test_game.py::test_popping_a_random_history_retraces_every_state_it_passed",
-        "tests/test_connectx.py::test_a_whole_game_on_kaggle_s_default_board",
-        "tests/test_connectx.py::test_blocks_the_opponent_s_win_in_one",
-        "tests/test_grid.py::test_a_larger_search_limit_settles_it",
-        "engine/levels.py::connect_four.engine.levels.choose_move",
-        "engine/columns.py::connect_four.engine.columns.column_scores",
-    }
-)
-"""Single tests (every parameter of each) that take a second or more."""
-
-
-def is_slow(item: pytest.Item) -> bool:
-    """Whether a test belongs outside the fast subset (see SLOW_* above)."""
-    path, _, name = item.nodeid.partition("::")
-    return (
-        item.get_closest_marker("slow") is not None
-        or "[postgresql" in item.nodeid
-        or bool(SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ())))
-        or path.startswith(SLOW_FOLDERS)
-        or path in SLOW_MODULES
-        or f"{path}::{name.partition('[')[0]}" in SLOW_TESTS
-    )
+# `pytest -m "not slow"` is the edit-test loop: everything but the tests
+# marked slow (tests/slow_support.py), which start real processes (servers,
+# database clusters, terminals, browsers, pip) or search for seconds. CI runs
+# both kinds. The marker is registered in pytest_configure; a test that
+# starts processes unmarked fails (pytest_runtest_setup).
 
 
 # === Docstring examples =======================================================
@@ -253,18 +168,29 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+UNMARKED_SLOW = pytest.StashKey[str]()
+"""Why a test must be marked slow, on a test that starts processes without the mark."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the slow tests; let byu-pytest-utils report doctests.
+    """Note the unmarked tests that start processes; let byu-pytest-utils report doctests.
 
     The grader's report hook files every test under ``item._obj``, which a
     doctest item lacks, and then aborts the whole run; the item itself is a
     fine key.
     """
+    for item, reason in unmarked_process_users(items):
+        item.stash[UNMARKED_SLOW] = reason
     for item in items:
         if isinstance(item, DoctestItem) and not hasattr(item, "_obj"):
             item._obj = item  # type: ignore[attr-defined]
-        if is_slow(item):
-            item.add_marker(pytest.mark.slow)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Fail a test that starts processes without the slow mark, before it starts any."""
+    reason = item.stash.get(UNMARKED_SLOW, None)
+    if reason is not None:
+        pytest.fail(reason, pytrace=False)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -284,10 +210,14 @@ def _shortcut_identical_transcripts() -> None:
     """Score a transcript that matches its dialog file at once.
 
     byu-pytest-utils aligns every observed transcript with the expected one
-    by Needleman-Wunsch in pure Python, quadratic in their length: about two
-    seconds for the assignment's tie game, at collection time. Two equal
-    strings align with themselves, so the shortcut returns exactly what the
-    alignment would; any difference still goes through the grader's own code.
+    by Needleman-Wunsch in pure Python, quadratic in their length, at
+    collection time: test_connect.py alone took 40 s (12.6 s of CPU) without
+    this shortcut and 0.4 s of CPU with it (26 November 2026, load 12 on a
+    shared machine). Two equal strings align with themselves, so the
+    shortcut returns exactly what the alignment would; any difference still
+    goes through the grader's own code (tests/test_connect_harness.py checks
+    both). The library (0.8.5) has no hook for its scoring: this replaces
+    ``byu_pytest_utils.dialog.edit_dist``, the name its scoring calls.
     """
     import importlib
 
@@ -323,6 +253,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 @pytest.fixture(scope="session")
+@starts_processes
 def drop_token_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real drop-token service on 127.0.0.1 for the network game's tests; its base URL.
 

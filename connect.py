@@ -9,8 +9,8 @@ the course's grader runs this file with those two names replaced. The game
 itself is ``connect_four.terminal.session``, which yields the steps of a conversation
 (lines to show, prompts to answer, pauses to wait) and does no I/O; this
 file only drives it, with every print, read, flush and sleep (and, for a
-network game's prompt, the watch that cuts it short when the friend
-quits), and the engine only computes.
+network game's prompt, the wait for a line that news of the friend's quit
+cuts short), and the engine only computes.
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ from connect_four.terminal.steps import Ask, Show
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import TextIO
+
     from connect_four.terminal.typeahead import TypeAhead
 
 
@@ -101,6 +103,7 @@ def play(settings: Settings) -> None:
     """Do what the game's conversation says: show its lines, answer its prompts, wait its pauses."""
     steps = converse(settings, at_terminal=_watched(settings))
     keys = _type_ahead(settings)
+    replaced_stdin = _read_line_by_line(settings)
     typed = None
     try:
         while True:
@@ -124,6 +127,8 @@ def play(settings: Settings) -> None:
     finally:
         if keys is not None:
             keys.restore()
+        if replaced_stdin is not None:
+            sys.stdin = replaced_stdin
         # A game left early (Ctrl-C, end of input) tidies up: a network
         # game is quit on the service.
         steps.close()
@@ -132,36 +137,48 @@ def play(settings: Settings) -> None:
 def _ask_unless_news(step: Ask) -> str | None:
     """The player's answer to ``step``, or None when its news came first and cut the prompt short.
 
-    The news is watched in a thread while ``input()`` waits; where a prompt
-    cannot be cut short, it is asked as any other (see
+    The prompt shows, then the game waits for a line or the news; ``input()``
+    reads only a line already there, so it returns at once. Where that wait
+    cannot work, the prompt is asked as any other (see
     ``connect_four.terminal.news``).
     """
     assert step.news is not None
     # Deferred: only a network game's prompt carries news; the assignment's
-    # game never loads signal or threading.
-    from connect_four.terminal.news import NewsArrived, watch_prompt
+    # game never loads select, signal or threading.
+    from connect_four.terminal.news import watch_prompt
 
     watch = watch_prompt(step.news, input)
     if watch is None:
         return input(step.prompt)
-    typed = None
-    try:
-        try:
-            watch.start()
-            typed = input(step.prompt)
-        finally:
-            watch.disarm()
-    except NewsArrived:
-        pass
-    finally:
-        cut_short = watch.stop()
-    if not cut_short:
-        return typed
+    with watch:
+        print(step.prompt, end="", flush=True)
+        line_waiting = watch.wait()
+    if line_waiting and watch.first_key:
+        # GNU readline reads the line begun with a key: it must know the
+        # prompt to edit the line, so the prompt is shown again over itself.
+        print("\r", end="")
+        return input(step.prompt)
+    if line_waiting:
+        return input()
     from connect_four.terminal.streams import is_terminal
 
     if is_terminal(sys.stdout):
         print("")  # The cursor stands after the prompt: what follows starts a line.
     return None
+
+
+def _read_line_by_line(settings: Settings) -> TextIO | None:
+    """For a network game reading a pipe: lines leave it one at a time; the stream replaced.
+
+    A prompt that news may cut short waits for a line with ``select``, which
+    cannot see lines Python's buffer read ahead (``connect_four.terminal.news``).
+    """
+    if settings.network is None:
+        return None
+    # Deferred: only a network game needs it.
+    from connect_four.terminal.news import read_line_by_line
+
+    return read_line_by_line(input)
 
 
 def _type_ahead(settings: Settings) -> TypeAhead | None:

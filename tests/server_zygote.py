@@ -41,6 +41,15 @@ from typing import TypedDict
 MODULE = "connect_four.service"
 """The one program the zygote runs: ``python -m`` this."""
 
+FIRST_READS = "CONNECT_FOUR_TEST_FIRST_READS"
+"""Set to a file's path in the environment, a forked server tells its waiting requests there.
+
+Each request for a game's moves that waits (``?wait=``) appends one line,
+``PID GAME START``, once its first read found no move from ``start`` on:
+from then on a move can reach it only by a wake, so a test that posts one
+then knows the answer comes by push (tests/service/test_push_processes.py).
+"""
+
 _STATUS = struct.Struct("<i")
 """An exit status as :attr:`subprocess.Popen.returncode` has it (negative: a signal)."""
 
@@ -307,8 +316,48 @@ def _become(fork: _Fork) -> None:
     os.environ.clear()
     os.environ.update(request["environ"])
     random.seed()
+    if FIRST_READS in os.environ:
+        _tell_first_reads(Path(os.environ[FIRST_READS]))
     sys.argv = [MODULE, *request["argv"]]
     runpy.run_module(MODULE, run_name="__main__", alter_sys=True)
+
+
+def _tell_first_reads(told: Path) -> None:
+    """Make each waiting request for moves append ``PID GAME START`` to ``told`` after its first read.
+
+    Only once that read found no move: the request is then registered with
+    the app's hub (before it read), and waits.
+    """
+    from collections.abc import Callable
+    from typing import Any
+
+    from connect_four.service.long_poll import Reading
+    from connect_four.service.routers import drop_token
+
+    wait_for_news = drop_token.wait_for_news
+
+    async def telling(
+        hub: Any,
+        store: Any,
+        game_id: str,
+        key: Any,
+        read: Callable[[], Reading[Any]],
+        timeout: float,
+    ) -> Any:
+        first = True
+
+        def read_and_tell() -> Reading[Any]:
+            nonlocal first
+            reading = read()
+            if first and not reading.news:
+                with told.open("a", encoding="utf-8") as lines:
+                    lines.write(f"{os.getpid()} {game_id} {key[0]}\n")
+            first = False
+            return reading
+
+        return await wait_for_news(hub, store, game_id, key, read_and_tell, timeout)
+
+    drop_token.wait_for_news = telling  # type: ignore[assignment]
 
 
 def _dup_above(fd: int, lowest: int) -> int:

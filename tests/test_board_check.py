@@ -346,6 +346,7 @@ def filled_boards(draw: st.DrawFn) -> tuple[str, Rules]:
     return "".join("".join(line) for line in grid), rules
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(filled_boards())
 def test_random_fillings_are_refused_exactly_when_a_rule_breaks(
@@ -368,6 +369,7 @@ def test_random_fillings_are_refused_exactly_when_a_rule_breaks(
         assert error.value.code == expected
 
 
+@pytest.mark.slow
 def test_every_position_of_every_game_on_a_small_board() -> None:
     """Walk every game on 3 x 4, connect 3: each position it reaches is accepted."""
     rules = Rules(3, 4, 3)
@@ -389,6 +391,7 @@ def test_every_position_of_every_game_on_a_small_board() -> None:
     assert len(seen) > 1000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("rows", "columns", "connect"), [(3, 3, 3), (3, 3, 2), (2, 5, 3), (4, 2, 2)]
 )

@@ -241,6 +241,7 @@ def test_a_small_book_stores_one_entry_per_mirror_pair(small_book: Book) -> None
         assert not position_of_key(key, rules).can_win_next()
 
 
+@pytest.mark.slow
 def test_a_tiny_book_agrees_with_brute_force_on_every_move_sequence() -> None:
     rules = Rules(rows=3, columns=4, connect=3)
     depth = 4
@@ -538,6 +539,7 @@ def test_the_5_by_8_book_knows_every_position_of_up_to_9_stones() -> None:
         assert lookup(position) is not None, position
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda path: path.name)
 def test_shipped_entries_agree_with_the_pure_solver(path: Path) -> None:
     """Ten entries that take a real search, re-solved from scratch by the pure-Python reference.
@@ -593,6 +595,7 @@ def test_shipped_moves_keep_the_score(path: Path) -> None:
     assert checked > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda path: path.name)
 def test_shipped_entries_are_the_best_of_their_known_children(path: Path) -> None:
     """Entries whose every child is known follow from them, as negamax says.

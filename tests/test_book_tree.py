@@ -13,6 +13,8 @@ from connect_four.engine.rules import Rules
 from connect_four.engine.solver import Solver
 from tools import book_tree, make_book
 
+pytestmark = pytest.mark.slow
+
 RULES = Rules(rows=4, columns=5)
 DEPTH = 8
 HARD = 150

@@ -42,6 +42,7 @@ def _random_game(rules: Rules, rng: random.Random, length: int) -> Game:
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(20))
 def test_every_column_is_scored_exactly_on_a_small_board(seed: int) -> None:
     rules = Rules(rows=4, columns=5)

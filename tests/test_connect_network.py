@@ -40,6 +40,8 @@ from connect_support import (
 )
 from network_support import DEADLINE, Friend, create_game, moves_of, play
 
+pytestmark = pytest.mark.slow
+
 NETWORK_DIALOGS = sorted((TEST_FILES / "network").glob("*.txt"))
 
 

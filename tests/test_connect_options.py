@@ -17,6 +17,7 @@ from connect_support import (
 OPTION_DIALOGS = sorted((TEST_FILES / "options").glob("*.txt"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dialog", OPTION_DIALOGS, ids=[path.stem for path in OPTION_DIALOGS])
 def test_option_dialog_played_through_a_pipe(dialog):
     text = read_dialog(dialog)

@@ -20,6 +20,8 @@ from connect_support import (
     run_piped,
 )
 
+pytestmark = pytest.mark.slow
+
 DIALOGS = sorted(TEST_FILES.glob("*.txt"))
 INVALID = b"Invalid move. Enter a column number (0-7).\n"
 

@@ -30,6 +30,8 @@ from connect_support import CONNECT, ROOT
 from network_support import DEADLINE, JOIN_LINE
 from server_support import Server
 
+pytestmark = pytest.mark.slow
+
 TMUX = shutil.which("tmux")
 
 FINAL = """\

@@ -3,23 +3,38 @@
 The pane runs ``connect.py --join`` for bob against a real service; ann
 plays over HTTP. While bob's pane waits for ann, the test types a column:
 it must not show beside the waiting line, and once ann's move arrives the
-prompt stands empty and the next column typed is the one played.
+prompt stands empty and the next column typed is the one played, shown
+once: typed at the terminal's own line editing, or, where GNU readline
+reads the prompt, edited with readline's keys.
 """
 
 from __future__ import annotations
 
 import shlex
 
+import pytest
 from test_connect_tmux import Tmux, run_in_pane
 from test_connect_tmux import tmux as panes  # noqa: F401 (the fixture, by this name here)
+from test_connect_tmux_quit import RUNNERS
 
-from connect_support import CONNECT
 from network_support import create_game, moves_of, play
+
+pytestmark = pytest.mark.slow
 
 WAITING = "Waiting for ann to move... (Ctrl-C quits the game)"
 
+# The keys that type column 2 at the prompt: plainly, or with readline's
+# editing (7, left, 2, right, erase), which needs readline to know where the
+# prompt ends.
+KEYS = {
+    "plain": [["-l", "2"]],
+    "readline": [["-l", "7"], ["Left"], ["-l", "2"], ["Right"], ["BSpace"]],
+}
 
+
+@pytest.mark.parametrize("runner", sorted(RUNNERS))
 def test_keys_typed_while_waiting_are_not_echoed_nor_played(
+    runner: str,
     drop_token_service: str,
     panes: Tmux,  # noqa: F811 (the fixture imported above)
 ) -> None:
@@ -29,8 +44,7 @@ def test_keys_typed_while_waiting_are_not_echoed_nor_played(
     game, tokens = create_game(url, ["ann", "bob"])
     command = shlex.join(
         [
-            "python3",
-            str(CONNECT),
+            *RUNNERS[runner],
             "--join",
             f"{url}/drop_token/{game}/bob",
             "--token",
@@ -45,8 +59,14 @@ def test_keys_typed_while_waiting_are_not_echoed_nor_played(
     after_wait = screen.split(WAITING, 1)[1]
     assert "5" not in after_wait.split("ann plays 3.")[0], screen  # never echoed
     assert screen.rstrip().endswith("Enter a column:"), screen  # the prompt stands empty
-    tmux.type_line(bob, "2")
-    tmux.wait_for(bob, WAITING, 2)
+    for keys in KEYS[runner]:
+        tmux.run("send-keys", "-t", bob, *keys)
+    tmux.run("send-keys", "-t", bob, "Enter")
+    screen = tmux.wait_for(bob, WAITING, 2)
+    # The column shows once, after the prompt; the grid follows (an erased
+    # key may leave a blank at the end of its line).
+    lines = "\n".join(line.rstrip() for line in screen.splitlines())
+    assert "\nEnter a column: 2\n\n" in lines, screen
     assert moves_of(url, game) == [
         {"type": "MOVE", "player": "ann", "column": 3},
         {"type": "MOVE", "player": "bob", "column": 2},

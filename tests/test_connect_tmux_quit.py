@@ -18,6 +18,8 @@ from test_connect_tmux import tmux as panes  # noqa: F401 (the fixture, by this 
 from connect_support import CONNECT
 from network_support import JOIN_LINE, moves_of
 
+pytestmark = pytest.mark.slow
+
 PROMPT = "Enter a column: "
 
 

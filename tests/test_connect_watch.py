@@ -22,6 +22,7 @@ from connect_support import CONNECT, ROOT, without_no_color
 from network_support import DEADLINE, Friend, create_game, moves_of, play
 
 
+@pytest.mark.slow
 def test_a_spectator_sees_each_move_as_it_comes_and_who_won(drop_token_service: str) -> None:
     game, tokens = create_game(drop_token_service, ["ann", "bob"])
     play(drop_token_service, game, "ann", tokens["ann"], "0")
@@ -69,6 +70,7 @@ def test_a_spectator_sees_each_move_as_it_comes_and_who_won(drop_token_service: 
     assert "X......." in text and "XO......" in text  # the grids as they grew
 
 
+@pytest.mark.slow
 def test_a_spectator_of_a_finished_game_is_told_at_once(drop_token_service: str) -> None:
     game, tokens = create_game(drop_token_service, ["ann", "bob"])
     play(drop_token_service, game, "ann", tokens["ann"], "3")
@@ -84,6 +86,7 @@ def test_a_spectator_of_a_finished_game_is_told_at_once(drop_token_service: str)
     assert result.stdout.decode().endswith("Game finished.\nann (X) wins.\n")
 
 
+@pytest.mark.slow
 def test_an_unknown_game_to_watch_is_one_line_and_status_1(drop_token_service: str) -> None:
     result = subprocess.run(
         [sys.executable, str(CONNECT), "--watch", f"{drop_token_service}/drop_token/{'0' * 32}"],
@@ -128,6 +131,7 @@ def test_a_watch_url_is_the_game_or_a_players_url() -> None:
     assert (settings.network, settings.watching, settings.joining) == ("http://h:1", "g", None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("token", "complaint"),
     [
@@ -185,6 +189,7 @@ def test_the_apis_own_path_given_as_the_service_is_understood() -> None:
     assert parse_server_url("http://h:8080/c4/drop_token/") == "http://h:8080/c4"
 
 
+@pytest.mark.slow
 def test_a_friend_joining_without_the_size_plays_on_the_board_the_service_tells(
     drop_token_service: str,
 ) -> None:

@@ -94,6 +94,7 @@ def test_takes_the_win_in_one() -> None:
     assert agent(observation(board, 1, 6), configuration()) == 0
 
 
+@pytest.mark.slow
 def test_blocks_the_opponent_s_win_in_one() -> None:
     board = [0] * 42
     for column, mark in [(0, 1), (1, 2), (0, 1), (1, 2), (6, 1), (1, 2)]:
@@ -118,6 +119,7 @@ def test_accepts_dicts_and_attribute_objects(shape: Any) -> None:
     assert agent(obs, config) == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("rows", "columns", "inarow"),
     [(3, 3, 4), (1, 1, 1), (1, 1, 4), (2, 2, 3), (1, 9, 2), (9, 1, 3), (4, 5, 3), (10, 12, 5)],
@@ -131,6 +133,7 @@ def test_non_standard_boards_get_legal_moves_to_the_end(
         assert game.status is Status.DRAWN
 
 
+@pytest.mark.slow
 def test_a_whole_game_on_kaggle_s_default_board() -> None:
     game = play_out(6, 7, 4, act=0.5)
     assert game.is_over()

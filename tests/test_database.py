@@ -39,6 +39,8 @@ from connect_four.engine.exact import Solver
 from connect_four.engine.game import Game
 from connect_four.engine.rules import Rules
 
+pytestmark = pytest.mark.slow
+
 SEED = 20261124
 NOT_INSTALLED = "the database extra is not installed: pip install -e '.[database]'"
 

@@ -45,6 +45,8 @@ from connect_four.engine.rules import Rules
 from connect_four.engine.solver import LEVELS, choose_move, solve
 from connect_four.engine.table import TABLE_SIZE, slot_bytes, table_size_for_megabytes
 
+pytestmark = pytest.mark.slow
+
 __all__ = ["backend"]  # the fixture, imported for pytest to find
 
 STANDARD = Rules(rows=6, columns=7, connect=4)

@@ -515,6 +515,7 @@ def random_histories(draw: st.DrawFn) -> tuple[Rules, int, list[tuple[bool, int]
     return Rules(rows=rows, columns=columns, connect=connect), players, actions
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(random_histories())
 def test_popping_a_random_history_retraces_every_state_it_passed(

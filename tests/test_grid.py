@@ -155,6 +155,7 @@ def test_a_grid_the_bounded_search_cannot_settle_is_undecided() -> None:
         Game.from_grid(list(COSTLY), Rules(6, 7), markers=("A", "B"), empty="X")
 
 
+@pytest.mark.slow
 def test_a_larger_search_limit_settles_it() -> None:
     with pytest.raises(MoveOrderError):
         Game.from_grid(list(COSTLY), Rules(6, 7), markers=("A", "B"), empty="X", search_limit=10**8)

@@ -24,6 +24,8 @@ from connect_four import engine
 from connect_four.terminal.options import VERSION
 from connect_support import CONNECT, ROOT, TEST_FILES, dialog_inputs, piped_transcript, read_dialog
 
+pytestmark = pytest.mark.slow
+
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 FIRST_PARTY = {"connect_four", "connect"}
 

@@ -43,6 +43,8 @@ from connect_support import (
     run_piped,
 )
 
+pytestmark = pytest.mark.slow
+
 REVIEW_DIALOGS = sorted((TEST_FILES / "review").glob("*.txt"))
 
 

@@ -50,6 +50,7 @@ def test_win_score_is_pons_convention(cells: int, moves: int, score: int) -> Non
     assert win_score(cells, moves) == score
 
 
+@pytest.mark.slow
 def test_a_win_on_offer_scores_win_score_and_every_score_lies_within_its_bounds(
     positions: list[Position],
 ) -> None:

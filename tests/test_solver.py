@@ -106,6 +106,7 @@ def _random_open_game(rules: Rules, rng: random.Random, length: int) -> Game:
 # --- Exact scores ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "moves", "expected"), PONS, ids=[f"{c[0]}-{i}" for i, c in enumerate(PONS)]
 )
@@ -120,6 +121,7 @@ def test_score_matches_pons_sample(name: str, moves: list[int], expected: int) -
     assert solver.score(Position.from_moves(moves, STANDARD)) == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(0, len(PONS), 4))
 def test_best_move_achieves_the_score(index: int, backend: Backend) -> None:
     _, moves, expected = PONS[index]
@@ -147,6 +149,7 @@ TINY_RULES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", TINY_RULES, ids=repr)
 def test_tiny_boards_match_brute_force(rules: Rules, backend: Backend) -> None:
     rng = random.Random(str(rules))
@@ -200,6 +203,7 @@ def test_a_lower_bound_at_the_score_settles_with_fewer_positions(
     assert bounded.explored <= unbounded.explored
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "rules",
     [
@@ -356,6 +360,7 @@ def _top_level_moves(budget: float, time_limit: float | None = None) -> list[int
     ]
 
 
+@pytest.mark.slow
 def test_top_level_move_does_not_depend_on_the_machine_speed(
     monkeypatch: pytest.MonkeyPatch,
     backend: Backend,
@@ -370,6 +375,7 @@ def test_top_level_move_does_not_depend_on_the_machine_speed(
     assert _top_level_moves(0.03) == instant
 
 
+@pytest.mark.slow
 def test_top_level_move_is_the_same_on_the_real_clock(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -399,6 +405,7 @@ def test_the_safety_net_stops_a_search_on_a_very_slow_machine(
     assert analysis.move is not None and EARLY_POSITIONS[0].can_play(analysis.move)
 
 
+@pytest.mark.slow
 def test_a_hard_time_limit_stops_the_search_and_still_moves(
     monkeypatch: pytest.MonkeyPatch,
     backend: Backend,

@@ -156,6 +156,7 @@ def _shown_scores(line: str) -> dict[int, str]:
     )
 
 
+@pytest.mark.slow
 def test_hint_names_a_column_the_scores_rank_best_on_the_empty_7_by_9_board():
     """Issue 19: here ? said "play 2 (... you stand worse)" while ?? rated 3 to 5 best."""
     from connect_four.engine.outlook import OUTLOOKS

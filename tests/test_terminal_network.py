@@ -29,6 +29,8 @@ from connect_four.terminal.session import converse
 from connect_four.terminal.steps import Show, Wait
 from network_support import create_game, moves_of
 
+pytestmark = pytest.mark.slow
+
 # --- Against the real service -------------------------------------------------
 
 

@@ -1,8 +1,8 @@
-"""A prompt cut short by news: connect.py's input() ends when the watched news comes first.
+"""A prompt cut short by news: connect.py's prompt ends when the watched news comes before a line.
 
 The mechanism (connect_four.terminal.news, driven by connect.py) runs in a
 child whose standard input is a pipe the test holds open and never writes
-to, unless it answers for the player: only the news can end that read.
+to, unless it answers for the player: only the news can end that wait.
 Then the network game's own news, the friend's quit on a real service.
 """
 
@@ -11,11 +11,11 @@ from __future__ import annotations
 import builtins
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
-import time
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 
@@ -28,17 +28,20 @@ from connect_support import CONNECT, ROOT, default_sigint
 from network_support import DEADLINE, create_game, moves_of, play
 
 pytestmark = pytest.mark.skipif(
-    not hasattr(signal, "pthread_kill"), reason="a prompt is cut short by a signal (POSIX)"
+    sys.platform == "win32", reason="a prompt waits on standard input with select (POSIX)"
 )
 
 PROMPT = b"Enter a column: "
 
-# The child: one prompt of connect.py, with news that comes after argv[1]
-# seconds ("never": only when the prompt ends); then the answer, whether
-# SIGUSR1 has its default handler back, and how many threads are left.
+# The child: argv[2] prompts of connect.py (1 if not given), each with news
+# that comes after argv[1] seconds ("never": only when the prompt ends);
+# standard input read as a network game reads it. It prints each answer,
+# then the signal wake-up file left (-1: none, as before) and how many
+# threads are left. SIGUSR1 has a handler of the child's own, which says so.
 CHILD = """\
-import signal, sys, threading
+import os, signal, sys, threading
 import connect
+from connect_four.terminal.news import read_line_by_line
 from connect_four.terminal.steps import Ask
 
 class News:
@@ -54,10 +57,15 @@ class News:
         self.stopped.set()
 
 after = None if sys.argv[1] == "never" else float(sys.argv[1])
-answer = connect._ask_unless_news(Ask("Enter a column: ", News(after)))
-print(repr(answer))
-print(signal.getsignal(signal.SIGUSR1) == signal.SIG_DFL, threading.active_count())
+signal.signal(signal.SIGUSR1, lambda number, frame: os.write(1, b"SIGUSR1 handled\\n"))
+read_line_by_line(input)
+for _ in range(int(sys.argv[2]) if len(sys.argv) > 2 else 1):
+    print(repr(connect._ask_unless_news(Ask("Enter a column: ", News(after)))))
+print(signal.set_wakeup_fd(-1), threading.active_count())
 """
+
+# What the child prints last: no wake-up file left, no thread but the main one.
+TIDY = b"-1 1\n"
 
 
 class Child:
@@ -104,18 +112,18 @@ class Child:
         return status, self.shown, errors
 
 
-def prompt_with_news(after: str) -> Child:
-    return Child(sys.executable, "-c", CHILD, after)
+def prompt_with_news(after: str, prompts: int = 1) -> Child:
+    return Child(sys.executable, "-c", CHILD, after, str(prompts))
 
 
 @pytest.mark.parametrize("after", ["0.2", "0"])
 def test_news_ends_a_read_of_a_pipe_nobody_writes_to(after: str) -> None:
-    # "0": the news comes at once, maybe before input() even reads.
+    # "0": the news comes at once, maybe before the wait even begins.
     child = prompt_with_news(after)
     status, shown, errors = child.end()
     assert (status, errors) == (0, b"")
     # On a pipe the prompt's line is not ended: the transcript is what was printed.
-    assert shown == PROMPT + b"None\nTrue 1\n"
+    assert shown == PROMPT + b"None\n" + TIDY
 
 
 def test_a_line_typed_before_any_news_is_the_answer_and_the_watch_ends() -> None:
@@ -124,26 +132,82 @@ def test_a_line_typed_before_any_news_is_the_answer_and_the_watch_ends() -> None
     child.type_line(b"4\n")
     status, shown, errors = child.end()
     assert (status, errors) == (0, b"")
-    assert shown == PROMPT + b"'4'\nTrue 1\n"
+    assert shown == PROMPT + b"'4'\n" + TIDY
+
+
+def test_lines_piped_in_one_write_answer_one_prompt_each() -> None:
+    # Both lines reach the pipe at once: the second must wait there, where
+    # the second prompt's select sees it, not in a buffer read ahead.
+    child = prompt_with_news("never", prompts=2)
+    child.type_line(b"4\n5\n")
+    status, shown, errors = child.end()
+    assert (status, errors) == (0, b"")
+    assert shown == PROMPT + b"'4'\n" + PROMPT + b"'5'\n" + TIDY
 
 
 def test_a_line_and_news_at_the_same_moment_end_the_prompt_one_way() -> None:
     child = prompt_with_news("0")
-    child.type_line(b"4\n")  # there before input() reads, as the news is
+    child.type_line(b"4\n")  # there before the wait begins, as the news may be
     status, shown, errors = child.end()
     assert (status, errors) == (0, b"")
-    # Either may win; the handler is back and no thread is left either way.
-    assert shown in (PROMPT + b"'4'\nTrue 1\n", PROMPT + b"None\nTrue 1\n")
+    # Either may win; the wake-up file is put back and no thread is left either way.
+    assert shown in (PROMPT + b"'4'\n" + TIDY, PROMPT + b"None\n" + TIDY)
 
 
-def test_a_sigusr1_the_watch_did_not_send_leaves_the_prompt_alone() -> None:
+def test_a_handled_signal_during_the_wait_is_no_news() -> None:
+    # The signal's wake-up byte ends the select; the wait must wait again.
     child = prompt_with_news("never")
-    child.wait_for(PROMPT)  # input() is called: the handler is in place
+    child.wait_for(PROMPT)  # the wait is set up before the prompt shows
     child.process.send_signal(signal.SIGUSR1)
+    child.wait_for(b"SIGUSR1 handled\n")
     child.type_line(b"4\n")
     status, shown, errors = child.end()
     assert (status, errors) == (0, b"")
-    assert shown == PROMPT + b"'4'\nTrue 1\n"
+    assert shown == PROMPT + b"SIGUSR1 handled\n'4'\n" + TIDY
+
+
+# The child: one prompt whose news never comes, and a SIGUSR1 that raises
+# as Ctrl-C does; only the watch's thread takes SIGUSR1 from the system.
+INTERRUPTED_CHILD = """\
+import signal, threading
+import connect
+from connect_four.terminal.steps import Ask
+
+class Interrupted(Exception):
+    pass
+
+def interrupt(number, frame):
+    raise Interrupted
+
+class News:
+    def __init__(self):
+        self.stopped = threading.Event()
+    def wait(self):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
+        self.stopped.wait()
+        return False
+    def stop(self):
+        self.stopped.set()
+
+signal.signal(signal.SIGUSR1, interrupt)
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})  # the main thread never takes it
+try:
+    connect._ask_unless_news(Ask("Enter a column: ", News()))
+except Interrupted:
+    print("interrupted")
+print(signal.set_wakeup_fd(-1), threading.active_count())
+"""
+
+
+def test_a_signal_the_system_gives_another_thread_still_ends_the_wait() -> None:
+    # Python runs the handler in the main thread, once it wakes from select:
+    # the signal's byte in the wake-up pipe wakes it.
+    child = Child(sys.executable, "-c", INTERRUPTED_CHILD)
+    child.wait_for(PROMPT)
+    child.process.send_signal(signal.SIGUSR1)
+    status, shown, errors = child.end()
+    assert (status, errors) == (0, b"")
+    assert shown == PROMPT + b"interrupted\n" + TIDY
 
 
 def test_an_ask_with_news_is_another_step_than_one_without() -> None:
@@ -155,6 +219,15 @@ def test_an_ask_with_news_is_another_step_than_one_without() -> None:
     assert repr(Ask("p")) == "Ask('p')"
 
 
+@pytest.fixture
+def stdin_with_a_file(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Standard input a file with a number (pytest's own has none), as a program's is."""
+    with open(os.devnull, encoding="utf-8") as empty:
+        monkeypatch.setattr(sys, "stdin", empty)
+        yield
+
+
+@pytest.mark.usefixtures("stdin_with_a_file")
 def test_only_the_builtin_input_of_the_main_thread_is_watched() -> None:
     news = network_game._MoveWatch(DropTokenClient("http://127.0.0.1:9"), "g", 0)
     assert watch_prompt(news, builtins.input) is not None
@@ -166,11 +239,10 @@ def test_only_the_builtin_input_of_the_main_thread_is_watched() -> None:
     assert found == [None]
 
 
-def test_without_signals_to_threads_the_prompt_is_not_watched(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.mark.usefixtures("stdin_with_a_file")
+def test_on_windows_the_prompt_is_not_watched(monkeypatch: pytest.MonkeyPatch) -> None:
     news = network_game._MoveWatch(DropTokenClient("http://127.0.0.1:9"), "g", 0)
-    monkeypatch.delattr(signal, "pthread_kill")  # as on Windows
+    monkeypatch.setattr(sys, "platform", "win32")  # select cannot wait on its consoles
     assert watch_prompt(news, builtins.input) is None
 
 
@@ -180,32 +252,14 @@ def join_as_bob(base: str, game: str, token: str) -> Child:
     )
 
 
-def wait_until_reading_stdin(pid: int) -> None:
-    """Wait until the main thread of ``pid`` is in a system call on file 0: its read of the prompt.
-
-    A Ctrl-C that comes between the prompt's write and that read is seen
-    only once the read returns (CPython's own race, with or without a
-    watch): the test sends it only then. Linux's /proc tells the call.
-    """
-    calls = Path(f"/proc/{pid}/task/{pid}/syscall")
-    deadline = time.monotonic() + DEADLINE
-    while True:
-        try:
-            fields = calls.read_text().split()
-        except OSError:
-            pytest.skip("this system does not tell a thread's system call")
-        if fields[1:2] == ["0x0"]:  # the call's first argument: the file, standard input
-            return
-        assert time.monotonic() < deadline, f"the read never started: {fields}"
-        time.sleep(0.001)
-
-
+@pytest.mark.slow
 def test_ctrl_c_at_a_watched_prompt_still_quits_the_game(drop_token_service: str) -> None:
     game, tokens = create_game(drop_token_service, ["ann", "bob"])
     play(drop_token_service, game, "ann", tokens["ann"], "3")
     child = join_as_bob(drop_token_service, game, tokens["bob"])
+    # The wait's wake-up file is set before the prompt shows: from then on
+    # Ctrl-C ends the wait, whichever thread the system hands it to.
     child.wait_for(b"O's turn\n" + PROMPT)
-    wait_until_reading_stdin(child.process.pid)
     child.process.send_signal(signal.SIGINT)
     status, shown, errors = child.end()
     assert (status, errors) == (130, b"\nconnect.py: game interrupted\n")
@@ -213,6 +267,7 @@ def test_ctrl_c_at_a_watched_prompt_still_quits_the_game(drop_token_service: str
     assert moves_of(drop_token_service, game)[-1] == {"type": "QUIT", "player": "bob"}
 
 
+@pytest.mark.slow
 def test_a_friends_quit_ends_the_prompt_of_a_piped_game(drop_token_service: str) -> None:
     game, tokens = create_game(drop_token_service, ["ann", "bob"])
     play(drop_token_service, game, "ann", tokens["ann"], "3")
@@ -229,6 +284,7 @@ def test_a_friends_quit_ends_the_prompt_of_a_piped_game(drop_token_service: str)
     ]
 
 
+@pytest.mark.slow
 def test_the_watch_on_the_move_list_sees_the_quit(drop_token_service: str) -> None:
     game, tokens = create_game(drop_token_service, ["ann", "bob"])
     watch = network_game._MoveWatch(DropTokenClient(drop_token_service), game, 0)
@@ -241,24 +297,40 @@ def test_the_watch_on_the_move_list_sees_the_quit(drop_token_service: str) -> No
     assert repr(watch.entries) == "[RemoteMove('bob', None)]"
 
 
-def test_stopping_the_watch_ends_its_long_poll_at_once(drop_token_service: str) -> None:
+def test_stopping_the_watch_ends_its_long_poll_at_once() -> None:
+    # A service that takes the request and never answers: only stop() can
+    # end the watch's wait (its client would wait minutes for an answer).
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        listener.settimeout(DEADLINE)  # a test that failed: no request ever came
+        client = DropTokenClient(f"http://127.0.0.1:{listener.getsockname()[1]}")
+        watch = network_game._MoveWatch(client, "g", 0)
+        found: list[bool] = []
+        waiting = threading.Thread(target=lambda: found.append(watch.wait()))
+        waiting.start()
+        connection, _ = listener.accept()
+        with connection:
+            request = b""
+            while b"\r\n\r\n" not in request:  # the long poll is under way
+                chunk = connection.recv(4096)
+                assert chunk, request
+                request += chunk
+            assert b"wait=" in request.split(b"\r\n")[0], request
+            watch.stop()
+            waiting.join(DEADLINE)
+    assert found == [False]
+
+
+@pytest.mark.slow
+def test_stopping_the_watch_leaves_the_games_own_client_working(drop_token_service: str) -> None:
     game, _ = create_game(drop_token_service, ["ann", "bob"])
     client = DropTokenClient(drop_token_service)
     watch = network_game._MoveWatch(client, game, 0)
-    found: list[bool] = []
-    waiting = threading.Thread(target=lambda: found.append(watch.wait()))
-    waiting.start()
-    waiting.join(0.3)
-    assert waiting.is_alive()  # the long poll waits for news
-    stopped = time.monotonic()
     watch.stop()
-    waiting.join(DEADLINE)
-    assert found == [False]
-    assert time.monotonic() - stopped < network_game.PUSH_WAIT / 2
     # Only the watch's own client is cut short.
     assert client.read_moves(game, 0) == []
 
 
+@pytest.mark.slow
 def test_an_aborted_client_refuses_further_requests(drop_token_service: str) -> None:
     client = DropTokenClient(drop_token_service)
     client.abort()

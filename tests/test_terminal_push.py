@@ -23,6 +23,8 @@ from connect_four.terminal.session import converse
 from connect_four.terminal.steps import Ask, Show, Wait
 from network_support import create_game, play
 
+pytestmark = pytest.mark.slow
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from connect_four.terminal.steps import Conversation, Step

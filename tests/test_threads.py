@@ -24,7 +24,10 @@ from connect_four.engine.table import TABLE_SIZE, table_size_for
 from connect_four.terminal.computer import Computer
 from connect_four.terminal.options import parse_options
 
-pytestmark = pytest.mark.usefixtures("no_opening_books")  # the search, not the book, answers
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.usefixtures("no_opening_books"),  # the search, not the book, answers
+]
 
 STANDARD = Rules(rows=6, columns=7)
 RUNS = 4

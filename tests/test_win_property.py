@@ -10,6 +10,7 @@ and columns and every chain length that fits.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -61,6 +62,7 @@ def random_games(draw: st.DrawFn) -> tuple[Rules, list[int]]:
 
 # 500 whole games, each checked after every move: tens of thousands of states;
 # 3000 took 7 s and had found nothing the first 500 did not.
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(random_games())
 def test_engine_outcome_matches_brute_force_after_every_move(case: tuple[Rules, list[int]]) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+from slow_support import starts_processes
 
 from browser.browser_support import CHROMIUM, CHROMIUM_ARGUMENTS, PageWatch
 from browser.context_pool import ContextPool
@@ -33,12 +34,14 @@ expect.set_options(timeout=WAIT_MS)
 # open its event loop counts as running in this thread, so the tests that
 # run a coroutine do it in a thread of their own (tests/loop_support.py).
 @pytest.fixture(scope="session")
+@starts_processes
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as driver:
         yield driver
 
 
 @pytest.fixture(scope="session")
+@starts_processes
 def browser(playwright: Playwright) -> Iterator[Browser]:
     """The session's chromium, headless, with a fresh profile of its own."""
     if not CHROMIUM.exists():
@@ -51,6 +54,7 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 
 
 @pytest.fixture(scope="session")
+@starts_processes
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a real service on 127.0.0.1, shared by the session's tests."""
     server = Server(tmp_path_factory.mktemp("browser") / "games.db")

@@ -14,6 +14,8 @@ from connect_four.service.main import create_app
 from connect_four.service.records import drop_token_rules
 from connect_four.service.winner_pool import ComputerPool
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[AppClient]:

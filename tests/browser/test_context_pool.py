@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi import FastAPI, Response
 from fastapi.responses import HTMLResponse
 from playwright.sync_api import Page
 
 from browser.browser_support import AppServer
 from browser.context_pool import ContextPool
+
+pytestmark = pytest.mark.slow
 
 LEAVE_TRACES = """() => {
     localStorage.setItem("left", "1");

@@ -11,12 +11,15 @@ import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from playwright.sync_api import Page, expect
 
 from browser.browser_support import AppServer, column, engine_scores, shown, status, wait_for_discs
 from connect_four.service.main import create_app
+
+pytestmark = pytest.mark.slow
 
 
 def _no_analysis(app: FastAPI) -> None:

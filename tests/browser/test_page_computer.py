@@ -10,6 +10,8 @@ from playwright.sync_api import Page, expect
 
 from browser.browser_support import column, discs, status, wait_for_discs, wait_for_more_discs
 
+pytestmark = pytest.mark.slow
+
 MOST_TABS = 40
 """Tab presses allowed to reach a control before the test gives up."""
 

@@ -13,6 +13,8 @@ from markup_support import Markup
 from connect_four.service.main import create_app
 from connect_four.service.routers.page import CONTENT_SECURITY_POLICY, STATIC_FILES
 
+pytestmark = pytest.mark.slow
+
 STATIC = Path(__file__).resolve().parents[2] / "service" / "static"
 
 PAGE_WEIGHT_LIMIT = 100_000

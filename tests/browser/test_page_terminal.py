@@ -9,10 +9,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from browser.browser_support import drop, status, wait_for_discs, wait_for_more_discs
 from server_support import REPOSITORY
+
+pytestmark = pytest.mark.slow
 
 TERMINAL_SECONDS = 60
 """The longest the terminal game may take to see the game's end and stop."""

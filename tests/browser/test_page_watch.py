@@ -5,10 +5,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from browser.browser_support import XSS_NAMES, discs, no_markup_from_names, status, wait_for_discs
 from server_support import HTTP
+
+pytestmark = pytest.mark.slow
 
 
 def test_a_watcher_sees_every_move_live_and_reviews_the_game(

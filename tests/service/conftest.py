@@ -20,6 +20,7 @@ import httpx
 import pytest
 from app_client import AppClient
 from server_zygote import ZYGOTE
+from slow_support import starts_processes
 
 from bench.postgres_cluster import Cluster, ClusterUnavailable, start_cluster
 from connect_four.service.main import create_app
@@ -76,6 +77,7 @@ def _unavailable(reason: ClusterUnavailable) -> None:
 
 
 @pytest.fixture(scope="session")
+@starts_processes
 def postgres_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     """A PostgreSQL server for the session, one for all of xdist's workers.
 
@@ -95,6 +97,7 @@ def postgres_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Clust
 
 
 @pytest.fixture
+@starts_processes
 def own_postgres_cluster() -> Iterator[Cluster]:
     """A PostgreSQL server for one test alone: one it may stop and start."""
     try:
@@ -108,7 +111,7 @@ def own_postgres_cluster() -> Iterator[Cluster]:
         cluster.remove()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
     """A new, empty database of each kind: an SQLite file in tmp_path, a PostgreSQL database."""
     if request.param == "sqlite":
@@ -155,6 +158,7 @@ def create_game(
 
 
 @pytest.fixture
+@starts_processes
 def start_server(database: Database) -> Iterator[Callable[..., Server]]:
     """Start real servers (on the test's new database unless told); stop them all after."""
     servers: list[Server] = []
@@ -177,6 +181,7 @@ def new_game() -> Callable[..., str]:
 
 
 @pytest.fixture
+@starts_processes
 def run_service() -> Callable[..., subprocess.CompletedProcess[str]]:
     """Run ``python -m connect_four.service`` on a database to its end (for start-ups that must fail)."""
 

@@ -20,6 +20,8 @@ from connect_four.service.limits import MAX_ANALYSIS_SIZE
 from connect_four.service.main import create_app
 from connect_four.service.winner_pool import AnalysisPool
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def pool() -> Iterator[AnalysisPool]:

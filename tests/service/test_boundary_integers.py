@@ -22,6 +22,8 @@ from hypothesis import strategies as st
 
 from connect_four.service.main import create_app
 
+pytestmark = pytest.mark.slow
+
 BOUNDARIES = [
     "0",
     "-1",

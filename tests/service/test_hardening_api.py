@@ -11,6 +11,8 @@ from app_client import AppClient
 from connect_four.service.limits import MAX_BODY_BYTES, MAX_NAME_LENGTH, MAX_PLAYERS, MAX_SIZE
 from server_support import REPOSITORY, answered_before_storage
 
+pytestmark = pytest.mark.slow
+
 P1_WINS = [("p1", 0), ("p2", 1), ("p1", 0), ("p2", 1), ("p1", 0), ("p2", 1), ("p1", 0)]
 
 

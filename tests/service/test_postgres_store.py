@@ -25,6 +25,8 @@ from connect_four.service.main import create_app
 from connect_four.service.repository import GameStore
 from connect_four.service.storage import open_store
 
+pytestmark = pytest.mark.slow
+
 RunService = Callable[..., "subprocess.CompletedProcess[str]"]
 
 NEW_GAME = {"players": ["a", "b"], "rows": 6, "columns": 7}

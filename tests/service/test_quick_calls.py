@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from loop_support import run_async
 
+from connect_four.service import sqlite_store
 from connect_four.service.checkpoints import CHECKPOINT_COMMITS, Checkpointer
 from connect_four.service.repository import WouldWaitError
 from connect_four.service.sqlite_store import SqliteGameStore
@@ -25,24 +26,42 @@ def store(tmp_path: Path) -> Iterator[SqliteGameStore]:
     opened.close()
 
 
+DEADLINE = 60.0
+"""Seconds a test gives a call that must not wait before it fails (it would wait an hour)."""
+
+
 def new_game(store: SqliteGameStore) -> str:
     return store.create_game(players=["ann", "bob"], rows=6, columns=7).game_id
 
 
 def test_a_lock_held_by_another_process_is_would_wait_at_once_and_changes_nothing(
-    store: SqliteGameStore,
+    store: SqliteGameStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # A call that waited for the lock would wait an hour: long after the
+    # test has found it still waiting.
+    monkeypatch.setattr(sqlite_store, "BUSY_TIMEOUT", 3600.0)
     game_id = new_game(store)
     other = sqlite3.connect(store.path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # Another process's writer, holding the lock.
+    raised: list[BaseException] = []
+
+    def play_without_waiting() -> None:
+        try:
+            with store.without_waiting():
+                store.play(game_id=game_id, player_id="ann", column=3)
+        except BaseException as error:
+            raised.append(error)
+
+    player = threading.Thread(target=play_without_waiting)  # a connection of its own
+    player.start()
     try:
-        begin = time.monotonic()
-        with store.without_waiting(), pytest.raises(WouldWaitError):
-            store.play(game_id=game_id, player_id="ann", column=3)
-        assert time.monotonic() - begin < 1  # The busy timeout is 10 s.
+        player.join(DEADLINE)
+        assert not player.is_alive(), "the call waits for the other process's lock"
     finally:
         other.execute("ROLLBACK")
         other.close()
+        player.join()
+    assert [type(error) for error in raised] == [WouldWaitError]
     assert store.play(game_id=game_id, player_id="ann", column=3) == 0  # Nothing was stored.
 
 

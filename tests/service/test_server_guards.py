@@ -20,6 +20,8 @@ import pytest
 from connect_four.engine import Game, Rules
 from server_support import http_client
 
+pytestmark = pytest.mark.slow
+
 StartServer = Callable[..., Any]
 
 

@@ -9,9 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from connect_four.engine import Game, Rules
 from server_support import http_client
+
+pytestmark = pytest.mark.slow
 
 # The start_server fixture of conftest.py: starts a Server on a database.
 StartServer = Callable[[Path | str | None], Any]

@@ -25,6 +25,8 @@ from app_client import AppClient
 from connect_four.service.main import create_app
 from server_support import REPOSITORY, http_client, listening_socket
 
+pytestmark = pytest.mark.slow
+
 RunService = Callable[..., "subprocess.CompletedProcess[str]"]
 
 NEW_GAME = {"players": ["a", "b"], "rows": 6, "columns": 7}

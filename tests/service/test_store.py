@@ -162,6 +162,7 @@ def test_the_engine_refuses_empty_boards(bad: tuple[int, int]) -> None:
         drop_token_rules(*bad)
 
 
+@pytest.mark.slow
 def test_the_command_line_help() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "connect_four.service", "--help"],

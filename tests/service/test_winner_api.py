@@ -136,6 +136,7 @@ def _as_string(game: Game) -> str:
     return "".join("X" if p is None else "AB"[p] for row in game.grid() for p in row)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -52,6 +52,7 @@ def test_engine_refusals_come_back_from_the_worker() -> None:
     assert getattr(error.value, "code", None) == "impossible_counts"
 
 
+@pytest.mark.slow
 def test_a_killed_worker_costs_one_refusal_then_a_new_worker_answers() -> None:
     pool = WinnerPool()
     try:
