@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
+import pytest
 from playwright.sync_api import Page, Route, expect
 
 from server_support import HTTP
+
+pytestmark = pytest.mark.slow  # a browser and a real service
 
 
 def test_the_docs_page_lists_every_operation_with_every_other_host_blocked(
