@@ -18,6 +18,7 @@ try:
     from .limits import KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS, WINNER_WAITING
     from .main import create_app
     from .push_server import WakingServer, raise_open_files, settle_memory
+    from .redaction import scrub
     from .storage import DB_ENVIRONMENT, DEFAULT_DB, is_postgres_url
     from .winner_pool import AnalysisPool, ComputerPool, WinnerPool
 except ModuleNotFoundError as missing:
@@ -115,7 +116,12 @@ def main(argv: list[str] | None = None) -> None:
             **options,
         )
     except StorageError as error:
-        print(f"python -m connect_four.service: cannot open the database: {error}", file=sys.stderr)
+        # The error names the database, its secrets masked; scrubbed again
+        # for any the driver's own words may quote.
+        print(
+            f"python -m connect_four.service: cannot open the database: {scrub(str(error), args.db)}",
+            file=sys.stderr,
+        )
         sys.exit(1)
     protocol: type[GuardedHttpToolsProtocol] = GuardedHttpToolsProtocol
     if args.header_timeout is not None:

@@ -9,10 +9,15 @@ method the path does not take, the request limits of
 :mod:`connect_four.service.guards`) carry their status themselves: :data:`HTTP_CODES`
 names the code of each. Every error answers the one shape
 ``{"error": code, "detail": sentence}``.
+
+A storage fault's own text names the database (its secrets masked): it goes
+to the server's log, and the client gets the table's generic sentence, which
+names no path, host or secret.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from fastapi import FastAPI, Request
@@ -53,6 +58,7 @@ from .errors import (
     PlayerNotFoundError,
     ServiceError,
     StorageBusyError,
+    StorageCommitLostError,
     StorageCorruptError,
     StorageError,
     StorageFullError,
@@ -91,6 +97,20 @@ class ErrorAnswer:
 
 _RETRY_STORAGE = (("Retry-After", "5"),)
 
+
+def _storage(code: str, what: str) -> ErrorAnswer:
+    """A storage fault's answer: 503, Retry-After, and a sentence that names no database."""
+    return ErrorAnswer(
+        503,
+        code,
+        _RETRY_STORAGE,
+        detail=f"{what}; the request changed nothing: try again after Retry-After seconds",
+    )
+
+
+LOG = logging.getLogger("connect_four.service")
+"""Where the storage faults' own texts go (the server's log; their secrets masked)."""
+
 ERRORS: dict[type[Exception], ErrorAnswer] = {
     # A request the schema refuses (never FastAPI's 422).
     RequestValidationError: ErrorAnswer(400, "malformed_request"),
@@ -128,13 +148,20 @@ ERRORS: dict[type[Exception], ErrorAnswer] = {
     AnalysisBusyError: ErrorAnswer(503, "analysis_busy", (("Retry-After", "1"),)),
     ComputerBusyError: ErrorAnswer(503, "computer_busy", (("Retry-After", "1"),)),
     # Storage faults: nothing was stored; try again later.
-    StorageError: ErrorAnswer(503, "storage_unavailable", _RETRY_STORAGE),
-    StorageFullError: ErrorAnswer(503, "storage_full", _RETRY_STORAGE),
-    StorageReadOnlyError: ErrorAnswer(503, "storage_read_only", _RETRY_STORAGE),
-    StorageCorruptError: ErrorAnswer(503, "storage_corrupt", _RETRY_STORAGE),
-    StorageMissingError: ErrorAnswer(503, "storage_missing", _RETRY_STORAGE),
-    StorageReplacedError: ErrorAnswer(503, "storage_replaced", _RETRY_STORAGE),
-    StorageBusyError: ErrorAnswer(503, "storage_busy", _RETRY_STORAGE),
+    StorageError: _storage("storage_unavailable", "the database cannot be used right now"),
+    StorageFullError: _storage("storage_full", "the database is full"),
+    StorageReadOnlyError: _storage("storage_read_only", "the database takes no changes now"),
+    StorageCorruptError: _storage("storage_corrupt", "the database is damaged"),
+    StorageMissingError: _storage("storage_missing", "the database's file is missing"),
+    StorageReplacedError: _storage("storage_replaced", "the database's file was replaced"),
+    StorageBusyError: _storage("storage_busy", "the database is busy"),
+    StorageCommitLostError: ErrorAnswer(
+        503,
+        "storage_unavailable",
+        _RETRY_STORAGE,
+        detail="the connection to the database broke while committing: the request may or "
+        "may not have been stored; send it again with the same Idempotency-Key to find out",
+    ),
     # Anything else is the server's own failure: its traceback goes to the
     # server's log, never to the client.
     Exception: ErrorAnswer(
@@ -185,6 +212,8 @@ def error_response(
 async def answer_error(request: Request, error: Exception) -> JSONResponse:
     """The app's one exception handler: answer ``error`` as :data:`ERRORS` says."""
     answer = answer_for(error)
+    if isinstance(error, StorageError):
+        LOG.warning("%s %s: %s", request.method, request.url.path, error)
     headers = dict(answer.headers)
     if answer.detail is not None:
         detail = answer.detail

@@ -29,6 +29,7 @@ __all__ = [
     "StorageMissingError",
     "StorageReplacedError",
     "StorageBusyError",
+    "StorageCommitLostError",
 ]
 
 
@@ -81,6 +82,8 @@ class ComputerBusyError(ServiceError):
 
 
 # --- Storage faults: the database cannot be used; nothing was stored. --------
+# Their text names the database (redacted: connect_four.service.redaction)
+# for the server's log; clients get error_table's generic sentence instead.
 
 
 class StorageError(ServiceError):
@@ -109,3 +112,7 @@ class StorageReplacedError(StorageError):
 
 class StorageBusyError(StorageError):
     """Another process has held the database's lock for too long."""
+
+
+class StorageCommitLostError(StorageError):
+    """The connection to the database broke while committing: the request may have been stored."""
