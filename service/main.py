@@ -23,6 +23,7 @@ from .guards import RequestLimits
 from .limits import BODY_TIMEOUT, MAX_BODY_BYTES
 from .move_feed import open_feed
 from .openapi import describe_limits, install_openapi
+from .response_headers import AnswerHeaders
 from .routers import analysis, computer, drop_token, page, winner
 from .storage import DEFAULT_DB, open_store
 from .trailing_slash import ServeWithoutTrailingSlash
@@ -103,5 +104,7 @@ def create_app(
     install_error_handler(app)
     app.add_middleware(RequestLimits, max_bytes=max_body_bytes, timeout=body_timeout)
     app.add_middleware(ServeWithoutTrailingSlash)
+    # Outermost: every answer of the app gets its headers, errors of the guards included.
+    app.add_middleware(AnswerHeaders)
     install_openapi(app, max_body_bytes, body_timeout)
     return app
