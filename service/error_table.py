@@ -69,6 +69,7 @@ from .errors import (
     TokenRequiredError,
     WinnerBusyError,
 )
+from .problems import describe, not_allowed, not_found, unreadable_body
 
 __all__ = [
     "ERRORS",
@@ -218,11 +219,19 @@ async def answer_error(request: Request, error: Exception) -> JSONResponse:
     if answer.detail is not None:
         detail = answer.detail
     elif isinstance(error, RequestValidationError):
-        detail = _problems(error)
+        detail = describe(
+            error.errors(), request.scope.get("endpoint"), request.headers.get("content-type", "")
+        )
     elif isinstance(error, HTTPException):
         detail = str(error.detail)
-        if error.status_code == 405:
-            headers["Allow"] = ", ".join(_allowed_methods(request))
+        if error.status_code == 404 and detail == "Not Found":  # Starlette's: no route.
+            detail = not_found(request.method, request.url.path)
+        elif error.status_code == 405:
+            allowed = _allowed_methods(request)
+            headers["Allow"] = ", ".join(allowed)
+            detail = not_allowed(request.method, allowed)
+        elif error.status_code == 400 and detail == "There was an error parsing the body":
+            detail = unreadable_body(request.scope.get("endpoint"))
     else:
         detail = str(error)
     return error_response(answer.status, answer.code, detail, headers or None)
@@ -233,15 +242,6 @@ def install_error_handler(app: FastAPI) -> None:
     app.add_exception_handler(HTTPException, answer_error)
     for cls in ERRORS:
         app.add_exception_handler(cls, answer_error)
-
-
-def _problems(error: RequestValidationError) -> str:
-    """What is wrong with a malformed request, each problem where it is."""
-    problems = "; ".join(
-        f"{'.'.join(str(part) for part in problem['loc'])}: {problem['msg']}"
-        for problem in error.errors()
-    )
-    return problems or "malformed request"
 
 
 def _allowed_methods(request: Request) -> list[str]:
