@@ -56,6 +56,7 @@ from .errors import (
     IdempotencyKeyReusedError,
     MoveNotFoundError,
     PlayerNotFoundError,
+    RateLimitedError,
     ServiceError,
     StorageBusyError,
     StorageCommitLostError,
@@ -148,6 +149,8 @@ ERRORS: dict[type[Exception], ErrorAnswer] = {
     WinnerBusyError: ErrorAnswer(503, "winner_check_busy", (("Retry-After", "1"),)),
     AnalysisBusyError: ErrorAnswer(503, "analysis_busy", (("Retry-After", "1"),)),
     ComputerBusyError: ErrorAnswer(503, "computer_busy", (("Retry-After", "1"),)),
+    # Retry-After: the error's own, when the client's window lets it in again.
+    RateLimitedError: ErrorAnswer(429, "rate_limited"),
     # Storage faults: nothing was stored; try again later.
     StorageError: _storage("storage_unavailable", "the database cannot be used right now"),
     StorageFullError: _storage("storage_full", "the database is full"),
@@ -216,6 +219,8 @@ async def answer_error(request: Request, error: Exception) -> JSONResponse:
     if isinstance(error, StorageError):
         LOG.warning("%s %s: %s", request.method, request.url.path, error)
     headers = dict(answer.headers)
+    if isinstance(error, RateLimitedError):
+        headers["Retry-After"] = str(error.retry_after)
     if answer.detail is not None:
         detail = answer.detail
     elif isinstance(error, RequestValidationError):

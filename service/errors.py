@@ -22,6 +22,7 @@ __all__ = [
     "WinnerBusyError",
     "AnalysisBusyError",
     "ComputerBusyError",
+    "RateLimitedError",
     "StorageError",
     "StorageFullError",
     "StorageReadOnlyError",
@@ -79,6 +80,18 @@ class AnalysisBusyError(ServiceError):
 
 class ComputerBusyError(ServiceError):
     """Every computer-move worker is busy and the queue is full: try again soon."""
+
+
+class RateLimitedError(ServiceError):
+    """The client's address has sent more requests of one kind than its rate allows."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message, retry_after)
+        self.retry_after = retry_after
+        """Whole seconds until the client may try again."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 # --- Storage faults: the database cannot be used; nothing was stored. --------

@@ -34,6 +34,10 @@ __all__ = [
     "COMPUTER_WORKERS",
     "COMPUTER_WAITING",
     "MAX_WAIT",
+    "RATE_GAMES",
+    "RATE_MOVES",
+    "RATE_ANALYSIS",
+    "RATE_COMPUTER",
 ]
 
 MAX_SIZE = 100
@@ -150,3 +154,24 @@ COMPUTER_WORKERS = 1
 
 COMPUTER_WAITING = 8
 """Computer moves that may wait for a worker; one more is refused (503 computer_busy)."""
+
+
+RATE_GAMES = "1000/minute"
+"""How many games one client address may create (``POST /drop_token``), in the
+notation of the ``limits`` package (``--rate-games``).
+
+A game is a row of the database (some 150 bytes; 11 KB with 100 players of
+100 characters), so one client fills at most some 10 MB a minute (the test
+that fills a 24-page database creates 535 games at once)."""
+
+RATE_MOVES = "3000/minute"
+"""How many moves and quits one client address may post (``--rate-moves``):
+50 a second on average, some 2.5 % of a core at 0.5 ms each; a person
+moves once in seconds."""
+
+RATE_ANALYSIS = "300/minute"
+"""How many ``POST /analysis`` one client address may ask (``--rate-analysis``):
+the analysis board asks one per position, stepping through a game included."""
+
+RATE_COMPUTER = "300/minute"
+"""How many ``POST /computer_move`` one client address may ask (``--rate-computer``)."""

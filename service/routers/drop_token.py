@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Path, Query, Response, status
+from fastapi import APIRouter, Depends, Header, Path, Query, Response, status
 from starlette.concurrency import run_in_threadpool
 
 from connect_four.engine import Move
@@ -21,6 +21,7 @@ from ..dependencies import EventsDep, StoreDep
 from ..errors import MoveNotFoundError
 from ..limits import MAX_KEY_LENGTH, MAX_PAGE, MAX_STORED_INTEGER, MAX_WAIT
 from ..long_poll import Reading, wait_for_news
+from ..rate_limits import limited
 from ..records import CONNECT, GameRecord
 from ..schemas import (
     GameCreate,
@@ -77,6 +78,10 @@ _STORAGE = {
 _AUTH = {
     "e401": "The game was created with tokens and no 'Authorization: Bearer' was sent.",
     "e403": "The token is not this player's.",
+}
+_RATE = {
+    "e429": "This client address has created too many games, or posted too many moves and "
+    "quits, in the last window (rate_limited): try again after Retry-After seconds."
 }
 _KEY = {
     "e422": ("The Idempotency-Key was sent before with another request (idempotency_key_reused).")
@@ -159,11 +164,14 @@ async def read_games(
     "",
     response_model=GameCreated,
     response_model_exclude_none=True,
+    dependencies=[Depends(limited("games"))],
     responses=error_responses(
         e400=(
             "Malformed request: players (2 to 100 distinct names of 1 to 100 characters, "
-            "no '/'), rows or columns (1 to 100), tokens (a boolean)."
+            "no '/' or control character, not '.' or '..'), rows or columns (1 to 100), "
+            "tokens (a boolean)."
         ),
+        **_RATE,
         **_STORAGE,
     ),
 )
@@ -274,12 +282,14 @@ def _move_list(record: GameRecord, moves: list[Move]) -> MoveList:
 @router.post(
     "/{gameId}/{playerId}",
     response_model=MovePosted,
+    dependencies=[Depends(limited("moves"))],
     responses=error_responses(
         e400="Malformed input, or an illegal move: column full or off the board, game over.",
         **_AUTH,
         e404="Game not found, or the player is not part of it (or has quit).",
         e409="It is not this player's turn.",
         **_KEY,
+        **_RATE,
         **_STORAGE,
     ),
 )
@@ -332,6 +342,7 @@ async def read_move(
     "/{gameId}/{playerId}",
     status_code=status.HTTP_202_ACCEPTED,
     response_class=Response,
+    dependencies=[Depends(limited("moves"))],
     responses={
         202: {"description": "The player has quit."},
         **error_responses(
@@ -340,6 +351,7 @@ async def read_move(
             e404="Game not found, or the player is not part of it (or has quit).",
             e410="The game is already in DONE state.",
             **_KEY,
+            **_RATE,
             **_STORAGE,
         ),
     },
