@@ -10,6 +10,7 @@ class to its HTTP status and API code, in one table.
 from __future__ import annotations
 
 __all__ = [
+    "shown",
     "ServiceError",
     "GameNotFoundError",
     "PlayerNotFoundError",
@@ -32,6 +33,19 @@ __all__ = [
     "StorageBusyError",
     "StorageCommitLostError",
 ]
+
+
+def shown(text: str, length: int = 100) -> str:
+    """``text`` as a message quotes it: its repr, cut to ``length`` characters.
+
+    A message may quote what a client sent (an id, a name in a path, up to
+    16 KiB of it): the answer stays short whatever was sent.
+
+    >>> shown("ann"), shown("x" * 200, 10)
+    ("'ann'", "'xxxxxxxx…")
+    """
+    quoted = repr(text)
+    return quoted if len(quoted) <= length else quoted[: length - 1] + "…"
 
 
 class ServiceError(Exception):

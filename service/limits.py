@@ -12,6 +12,7 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "MAX_WINNER_SIZE",
     "MAX_PAGE",
+    "MAX_MOVES_PAGE",
     "MAX_STORED_INTEGER",
     "MAX_KEY_LENGTH",
     "MAX_BODY_BYTES",
@@ -56,7 +57,13 @@ Random games on 16 x 16 are verified well within the move-order search's
 budget (see connect_four.engine.board_check.SEARCH_LIMIT)."""
 
 MAX_PAGE = 1000
-"""The most game ids one page of ``GET /drop_token?limit=`` holds."""
+"""The most game ids one answer of ``GET /drop_token`` holds (``limit`` or not): some 35 KB."""
+
+MAX_MOVES_PAGE = 500
+"""The most moves one answer of ``GET /drop_token/{gameId}/moves`` holds, whatever
+``start`` and ``until`` ask: the terminal game's page. Under 24 KB with short names,
+at most some 220 KB with 100 names of 100 four-byte characters; a game holds up to
+``MAX_SIZE * MAX_SIZE + MAX_PLAYERS`` (10,100) moves."""
 
 MAX_STORED_INTEGER = 2**63 - 1
 """The largest move number or game list position a request may name.

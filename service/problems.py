@@ -199,11 +199,11 @@ def _what(problem: Mapping[str, Any]) -> str:
     if kind in ("float_type", "float_parsing", "finite_number"):
         return "must be a number"
     if kind == "greater_than_equal":
-        return f"must be at least {context.get('ge')}"
+        return f"must be at least {_number(context.get('ge'))}"
     if kind == "greater_than":
-        return f"must be more than {context.get('gt')}"
+        return f"must be more than {_number(context.get('gt'))}"
     if kind == "less_than_equal":
-        return f"must be at most {context.get('le')}"
+        return f"must be at most {_number(context.get('le'))}"
     if kind == "string_too_short":
         return f"must have at least {_count(context.get('min_length'), 'character')}"
     if kind == "string_too_long":
@@ -223,3 +223,8 @@ def _cut(text: str, length: int = _MAX_PLACE) -> str:
 def _count(number: object, noun: str) -> str:
     """``1 item``, ``2 items``."""
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _number(value: object) -> object:
+    """A limit as a person writes it: ``300``, not ``300.0``."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value

@@ -132,12 +132,13 @@ class GameCreated(BaseModel):
 
 
 class GameList(BaseModel):
-    """Ids of games in progress, oldest first; ``next`` (paged lists only) starts the next page."""
+    """Ids of games in progress, oldest first; ``next``, only when more follow, starts the next page."""
 
     games: list[str]
     next: int | None = Field(
         default=None,
-        description="Paged lists only: pass it as 'after' for the next page; absent on the last.",
+        description="Only when more games follow: pass it as 'after' for the next page; "
+        "absent on the last.",
     )
 
 
@@ -174,7 +175,15 @@ class MoveOut(BaseModel):
 
 
 class MoveList(BaseModel):
+    """Moves in order; ``next``, only when the range asked holds more than one answer
+    may, is the ``start`` of the next page."""
+
     moves: list[MoveOut]
+    next: int | None = Field(
+        default=None,
+        description="Only when more moves follow in the range asked: pass it as 'start' "
+        "for the next page; absent on the last.",
+    )
 
 
 # --- Winner check -------------------------------------------------------------

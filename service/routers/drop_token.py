@@ -13,13 +13,12 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Response, status
-from starlette.concurrency import run_in_threadpool
 
 from connect_four.engine import Move
 
 from ..dependencies import EventsDep, StoreDep
 from ..errors import MoveNotFoundError
-from ..limits import MAX_KEY_LENGTH, MAX_PAGE, MAX_STORED_INTEGER, MAX_WAIT
+from ..limits import MAX_KEY_LENGTH, MAX_MOVES_PAGE, MAX_PAGE, MAX_STORED_INTEGER, MAX_WAIT
 from ..long_poll import Reading, wait_for_news
 from ..rate_limits import limited
 from ..records import CONNECT, GameRecord
@@ -138,7 +137,7 @@ async def read_games(
         Query(
             ge=1,
             le=MAX_PAGE,
-            description=f"Page size, 1 to {MAX_PAGE} ({MAX_PAGE} if only after is given).",
+            description=f"Page size, 1 to {MAX_PAGE} ({MAX_PAGE} if not given).",
         ),
     ] = None,
     after: Annotated[
@@ -150,10 +149,10 @@ async def read_games(
         ),
     ] = None,
 ) -> GameList:
-    """Return all in-progress games, oldest first; with limit or after, one page of them."""
-    if limit is None and after is None:
-        # As many rows as games in progress, however many: never on the event loop.
-        return GameList(games=await run_in_threadpool(store.in_progress_game_ids))
+    """Return the in-progress games, oldest first: at most limit (1,000) at once.
+
+    When more follow, the answer's next is the after of the next page.
+    """
     games, following = await call_store(
         store, store.in_progress_page, after=after or 0, limit=limit or MAX_PAGE
     )
@@ -245,7 +244,9 @@ async def read_moves(
     ] = None,
     wait: Wait = None,
 ) -> Response | MoveList:
-    """Get the moves played, or those from start to until inclusive.
+    """Get the moves played, or those from start to until inclusive: 500 at most at once.
+
+    When the range holds more, the answer's next is the start of the next page.
 
     With wait (a long poll: how a client follows a game live, players and
     spectators alike, no token needed), the request waits up to wait
@@ -255,28 +256,35 @@ async def read_moves(
     after 300 s of nobody moving the 404 of a start past the end (behind a
     proxy, a wait shorter than its idle timeout: nginx's is 60 s).
     """
+    # One more move than a page holds is read, to know whether another page follows.
+    first = start or 0
+    last = first + MAX_MOVES_PAGE if until is None else min(until, first + MAX_MOVES_PAGE)
     if wait is None:
-        record, moves = await call_store(store, store.read_moves, game_id, start, until)
-        return _move_list(record, moves)
+        record, moves = await call_store(store, store.read_moves, game_id, start, last)
+        return _move_list(record, moves, first)
 
     def read() -> Reading[bytes | MoveNotFoundError]:
         """The answer now; news if it holds a move, or if the game is over."""
         try:
-            record, moves = store.read_moves(game_id, start, until)
+            record, moves = store.read_moves(game_id, start, last)
         except MoveNotFoundError as error:
             return Reading(error, news=store.read_state(game_id)[1] is not None)
-        body = _move_list(record, moves).model_dump_json(exclude_none=True).encode()
+        body = _move_list(record, moves, first).model_dump_json(exclude_none=True).encode()
         return Reading(body, news=bool(moves) or store.read_state(game_id)[1] is not None)
 
-    answer = await wait_for_news(events, store, game_id, (start, until), read, wait)
+    answer = await wait_for_news(events, store, game_id, (start, last), read, wait)
     if isinstance(answer, MoveNotFoundError):
         # A copy: the requests that shared the read must not share one traceback.
         raise MoveNotFoundError(*answer.args)
     return Response(answer, media_type="application/json")
 
 
-def _move_list(record: GameRecord, moves: list[Move]) -> MoveList:
-    return MoveList(moves=[_move_out(record, move) for move in moves])
+def _move_list(record: GameRecord, moves: list[Move], first: int) -> MoveList:
+    """The answer of ``moves`` read from number ``first`` on: one page, and the next's start."""
+    following = first + MAX_MOVES_PAGE if len(moves) > MAX_MOVES_PAGE else None
+    return MoveList(
+        moves=[_move_out(record, move) for move in moves[:MAX_MOVES_PAGE]], next=following
+    )
 
 
 @router.post(
