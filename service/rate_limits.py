@@ -2,8 +2,8 @@
 
 Each kind of request has a rate per client address, counted by the
 ``limits`` package (a sliding window counter in this process's memory: two
-counters per client and kind, some 200 bytes, forgotten a window after the
-client's last request). A request beyond its rate is answered 429
+counters per client and kind, some 270 bytes measured, forgotten two windows
+after the client's last request). A request beyond its rate is answered 429
 ``rate_limited`` with ``Retry-After`` before it costs anything more.
 
 The client is ``request.client.host``: the peer's address, or, behind a
