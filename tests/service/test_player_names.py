@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import unicodedata
 from urllib.parse import quote
 
 import pytest
 from app_client import AppClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from server_support import answered_before_storage
 
@@ -54,3 +57,24 @@ def test_the_schema_states_what_a_name_may_hold(client: AppClient) -> None:
     item = schemas["GameCreate"]["properties"]["players"]["items"]
     assert item["not"] == {"enum": [".", ".."]}
     assert "\\x00" in item["pattern"] or "\x00" in item["pattern"]
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(name=st.text(min_size=1, max_size=12))
+def test_any_name_is_refused_with_a_reason_or_plays_under_its_own_name(
+    shared_app_client: AppClient, name: str
+) -> None:
+    """Never a 500: a name is refused (400, saying why) or travels percent-encoded and back."""
+    response = create(shared_app_client, [name, "other" if name != "other" else "another"])
+    assert response.status_code in (200, 400), response.text  # type: ignore[attr-defined]
+    if response.status_code == 400:  # type: ignore[attr-defined]
+        assert name in (".", "..") or any(
+            character == "/" or unicodedata.category(character) == "Cc" for character in name
+        )
+        return
+    game_id = response.json()["gameId"]  # type: ignore[attr-defined]
+    path = f"/drop_token/{game_id}/{quote(name, safe='')}"
+    assert shared_app_client.post(path, json={"column": 0}).status_code == 200
+    assert shared_app_client.get(f"/drop_token/{game_id}/moves/0").json()["player"] == name
