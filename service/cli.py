@@ -120,6 +120,7 @@ def main(argv: list[str] | None = None) -> None:
                 moves=args.rate_moves,
                 analysis=args.rate_analysis,
                 computer=args.rate_computer,
+                replays=args.rate_replays,
             ),
             **options,
         )
@@ -166,6 +167,8 @@ def _add_rate_options(parser: argparse.ArgumentParser) -> None:
         "moves": "moves and quits one client address may post",
         "analysis": "POST /analysis one client address may ask",
         "computer": "POST /computer_move one client address may ask",
+        "replays": "stored moves one client address may make the server replay "
+        "(games that had left its cache)",
     }
     for kind, text in what.items():
         variable = RATE_ENVIRONMENT.format(kind.upper())

@@ -39,6 +39,7 @@ __all__ = [
     "RATE_MOVES",
     "RATE_ANALYSIS",
     "RATE_COMPUTER",
+    "RATE_REPLAYS",
 ]
 
 MAX_SIZE = 100
@@ -182,3 +183,9 @@ the analysis board asks one per position, stepping through a game included."""
 
 RATE_COMPUTER = "300/minute"
 """How many ``POST /computer_move`` one client address may ask (``--rate-computer``)."""
+
+RATE_REPLAYS = "200000/minute"
+"""How many stored moves one client address may make the server replay (``--rate-replays``):
+games that had left the cache, replayed by the requests that need them again (some 4 us a
+move, so under 1 s of CPU a minute). A player whose game of 10,000 moves left the cache
+replays it once; a client cycling through more long games than the cache holds is stopped."""

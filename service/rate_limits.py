@@ -18,7 +18,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, fields
 
 from fastapi import Request
@@ -27,9 +27,18 @@ from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
 from .errors import RateLimitedError
-from .limits import RATE_ANALYSIS, RATE_COMPUTER, RATE_GAMES, RATE_MOVES
+from .limits import RATE_ANALYSIS, RATE_COMPUTER, RATE_GAMES, RATE_MOVES, RATE_REPLAYS
+from .replays import metered
 
-__all__ = ["OFF", "RateLimiter", "Rates", "client_key", "limited", "parse_rate"]
+__all__ = [
+    "OFF",
+    "RateLimiter",
+    "Rates",
+    "charge_replays",
+    "client_key",
+    "limited",
+    "parse_rate",
+]
 
 OFF = "off"
 """The rate that turns a kind's limit off."""
@@ -44,6 +53,7 @@ class Rates:
     moves: str = RATE_MOVES
     analysis: str = RATE_ANALYSIS
     computer: str = RATE_COMPUTER
+    replays: str = RATE_REPLAYS
 
     @classmethod
     def off(cls) -> Rates:
@@ -56,6 +66,7 @@ _WHAT = {
     "moves": "moves and quits posted",
     "analysis": "analyses asked",
     "computer": "computer moves asked",
+    "replays": "stored moves replayed (games that had left the server's cache)",
 }
 
 
@@ -118,12 +129,36 @@ class RateLimiter:
         for item in self._items[kind]:
             if not await self._limiter.hit(item, kind, client):
                 reset, _ = await self._limiter.get_window_stats(item, kind, client)
-                wait = max(1, math.ceil(reset - time.time()))
-                raise RateLimitedError(
-                    f"too many {_WHAT[kind]} from your address: at most {item}; "
-                    f"try again in {wait} s",
-                    wait,
-                )
+                raise self._refusal(kind, item, reset)
+
+    async def ensure_open(self, kind: str, client: str) -> None:
+        """Refuse ``client`` if one of the kind's limits has nothing left (counting nothing).
+
+        Raises:
+            RateLimitedError: a limit of the kind is used up.
+        """
+        for item in self._items[kind]:
+            reset, remaining = await self._limiter.get_window_stats(item, kind, client)
+            if remaining <= 0:
+                raise self._refusal(kind, item, reset)
+
+    async def charge(self, kind: str, client: str, cost: int) -> None:
+        """Count ``cost`` of ``kind`` for ``client``, as much of it as each limit has left."""
+        if cost <= 0:
+            return
+        for item in self._items[kind]:
+            _, remaining = await self._limiter.get_window_stats(item, kind, client)
+            if remaining > 0:
+                await self._limiter.hit(item, kind, client, cost=min(cost, remaining))
+
+    @staticmethod
+    def _refusal(kind: str, item: RateLimitItem, reset: float) -> RateLimitedError:
+        """The error of a limit reached, with the whole seconds until its window lets one in."""
+        wait = max(1, math.ceil(reset - time.time()))
+        return RateLimitedError(
+            f"too many {_WHAT[kind]} from your address: at most {item}; try again in {wait} s",
+            wait,
+        )
 
 
 def limited(kind: str) -> Callable[[Request], Awaitable[None]]:
@@ -135,3 +170,20 @@ def limited(kind: str) -> Callable[[Request], Awaitable[None]]:
 
     count.__name__ = f"rate_limit_{kind}"
     return count
+
+
+async def charge_replays(request: Request) -> AsyncIterator[None]:
+    """A route dependency: refuse a client whose replays are used up, then charge this request's.
+
+    The request's replayed moves (:mod:`connect_four.service.replays`) are
+    charged when it ends, refused or not: a move refused after its game
+    was replayed cost the replay all the same.
+    """
+    limiter: RateLimiter = request.app.state.rate_limiter
+    client = client_key(request.client.host if request.client else None)
+    await limiter.ensure_open("replays", client)
+    meter = metered()
+    try:
+        yield
+    finally:
+        await limiter.charge("replays", client, meter[0])

@@ -20,7 +20,7 @@ from ..dependencies import EventsDep, StoreDep
 from ..errors import MoveNotFoundError
 from ..limits import MAX_KEY_LENGTH, MAX_MOVES_PAGE, MAX_PAGE, MAX_STORED_INTEGER, MAX_WAIT
 from ..long_poll import Reading, wait_for_news
-from ..rate_limits import limited
+from ..rate_limits import charge_replays, limited
 from ..records import CONNECT, GameRecord
 from ..schemas import (
     GameCreate,
@@ -35,7 +35,17 @@ from ..schemas import (
 )
 from ..store_calls import call_store
 
-router = APIRouter(prefix="/drop_token", tags=["drop token"])
+# Every route may replay a game that left the cache: its cost is charged to the client.
+router = APIRouter(
+    prefix="/drop_token",
+    tags=["drop token"],
+    dependencies=[Depends(charge_replays)],
+    responses=error_responses(
+        e429="This client address has made the server replay too many stored moves (games "
+        "that had left its cache) in the last window (rate_limited): try again after "
+        "Retry-After seconds."
+    ),
+)
 
 # Any text that names no game is not found (404), whatever it looks like: a
 # client cannot know the id format. The store refuses ids that are not 32 hex
@@ -80,7 +90,8 @@ _AUTH = {
 }
 _RATE = {
     "e429": "This client address has created too many games, or posted too many moves and "
-    "quits, in the last window (rate_limited): try again after Retry-After seconds."
+    "quits, or made the server replay too many stored moves, in the last window "
+    "(rate_limited): try again after Retry-After seconds."
 }
 _KEY = {
     "e422": ("The Idempotency-Key was sent before with another request (idempotency_key_reused).")

@@ -11,13 +11,25 @@ import pytest
 from app_client import AppClient
 
 from connect_four.service.cli import main
-from connect_four.service.limits import RATE_ANALYSIS, RATE_COMPUTER, RATE_GAMES, RATE_MOVES
+from connect_four.service.limits import (
+    RATE_ANALYSIS,
+    RATE_COMPUTER,
+    RATE_GAMES,
+    RATE_MOVES,
+    RATE_REPLAYS,
+)
 from connect_four.service.main import create_app
 from connect_four.service.rate_limits import Rates
 from server_support import REPOSITORY
 
 GAME = {"players": ["a", "b"], "rows": 4, "columns": 4}
-TIGHT = Rates(games="3/minute", moves="2/minute", analysis="2/minute", computer="2/minute")
+TIGHT = Rates(
+    games="3/minute",
+    moves="2/minute",
+    analysis="2/minute",
+    computer="2/minute",
+    replays="100/minute",
+)
 
 
 @pytest.fixture
@@ -110,7 +122,9 @@ def test_the_openapi_document_states_each_429(client: AppClient) -> None:
         ("/computer_move", "post"),
     ]:
         assert "429" in paths[path][method]["responses"], (path, method)
-    assert "429" not in paths["/drop_token"]["get"]["responses"]
+    # A read is counted only for the games it makes the server replay.
+    assert "replay" in paths["/drop_token/{gameId}"]["get"]["responses"]["429"]["description"]
+    assert "429" not in paths["/winner"]["post"]["responses"]
 
 
 def test_the_defaults_are_stated_in_the_readme_and_the_help(
@@ -125,6 +139,7 @@ def test_the_defaults_are_stated_in_the_readme_and_the_help(
         ("--rate-moves", RATE_MOVES),
         ("--rate-analysis", RATE_ANALYSIS),
         ("--rate-computer", RATE_COMPUTER),
+        ("--rate-replays", RATE_REPLAYS),
     ]:
         assert f"`{option}` ({rate})" in readme, option
         assert option in help_text and rate in help_text
@@ -135,3 +150,36 @@ def test_a_bad_rate_is_refused_on_the_command_line(capsys: pytest.CaptureFixture
         main(["--rate-moves", "5/fortnight"])
     assert exit_status.value.code == 2
     assert "'5/fortnight' is no rate" in capsys.readouterr().err
+
+
+def replayed_game(app: Any, moves: int) -> str:
+    """A 100 x 100 game of ``moves`` moves by seven players (nobody wins), stored directly."""
+    players = [f"p{n}" for n in range(7)]
+    store = app.state.store
+    game_id: str = store.create_game(players=players, rows=100, columns=100).game_id
+    for turn in range(moves):
+        store.play(game_id=game_id, player_id=players[turn % 7], column=turn // 100)
+    return game_id
+
+
+def test_replaying_games_that_left_the_cache_is_charged_to_the_client(app: Any) -> None:
+    """Each read of a game out of the cache replays it: a client cycling long games is stopped."""
+    game_id = replayed_game(app, 150)
+    with AppClient(app, client=("192.0.2.1", 1)) as client:
+        for _ in range(20):  # Cached: reading costs no replay.
+            assert client.get(f"/drop_token/{game_id}").status_code == 200
+        app.state.store._cache.evict(game_id)
+        assert client.get(f"/drop_token/{game_id}").status_code == 200  # 150 moves replayed
+        app.state.store._cache.evict(game_id)
+        refused = client.get(f"/drop_token/{game_id}")
+        assert_rate_limited(refused)
+        assert "stored moves replayed" in refused.json()["detail"]
+        # Used up: every drop-token request of this address waits for the window.
+        assert_rate_limited(client.post(f"/drop_token/{game_id}/p0", json={"column": 0}))
+        assert_rate_limited(client.get(f"/drop_token/{game_id}/moves"))
+    with AppClient(app, client=("198.51.100.9", 1)) as other:
+        # Another address has its own budget: its refused move replays the game (409)...
+        assert other.post(f"/drop_token/{game_id}/p1", json={"column": 0}).status_code == 409
+        app.state.store._cache.evict(game_id)
+        # ...and is charged for it: its budget is used up in turn.
+        assert_rate_limited(other.get(f"/drop_token/{game_id}"))
