@@ -123,8 +123,8 @@ class RateLimiter:
         """Count one request of ``kind`` by ``client``.
 
         Raises:
-            RateLimitedError: one of the kind's limits is reached; nothing was counted
-                for the limits still open.
+            RateLimitedError: one of the kind's limits is reached (the limits before it
+                in ``rates`` counted the request).
         """
         for item in self._items[kind]:
             if not await self._limiter.hit(item, kind, client):
