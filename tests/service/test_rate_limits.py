@@ -113,7 +113,9 @@ def test_off_lifts_a_limit(tmp_path: Path) -> None:
 
 
 def test_the_openapi_document_states_each_429(client: AppClient) -> None:
-    paths = client.get("/openapi.json").json()["paths"]
+    document = client.get("/openapi.json").json()
+    assert "429 rate_limited with Retry-After" in document["info"]["description"]
+    paths = document["paths"]
     for path, method in [
         ("/drop_token", "post"),
         ("/drop_token/{gameId}/{playerId}", "post"),
