@@ -164,6 +164,11 @@ def start_server(db: str, connections: int) -> tuple[subprocess.Popen[bytes], in
             "--db",
             db,
             "--no-access-log",
+            # Every client of the bench is 127.0.0.1: no per-client rate (issue 33).
+            "--rate-games",
+            "off",
+            "--rate-moves",
+            "off",
             "--max-connections",
             str(connections),
         ],

@@ -105,6 +105,11 @@ def start_server(db: str) -> tuple[subprocess.Popen[bytes], str]:
             "--db",
             db,
             "--no-access-log",
+            # Every client of the bench is 127.0.0.1: no per-client rate (issue 33).
+            "--rate-games",
+            "off",
+            "--rate-moves",
+            "off",
         ],
         cwd=REPOSITORY,
     )

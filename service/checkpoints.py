@@ -12,6 +12,12 @@ every :data:`CHECKPOINT_COMMITS` commits instead, as SQLite would have
 (a passive checkpoint: it never waits for a reader or a writer, and
 finishes next time what it could not do this time). What a commit
 guarantees is unchanged: in the log, not yet on the disk.
+
+A passive checkpoint never shrinks the log's file. Under a size cap
+(``--max-db-pages``) the store asks for ``TRUNCATE`` checkpoints instead,
+which wait for readers (up to the busy timeout) and empty the file, and
+:meth:`Checkpointer.urge` asks for one at once whenever the log passes half
+the cap (see :mod:`connect_four.service.sqlite_store`).
 """
 
 from __future__ import annotations
@@ -33,10 +39,14 @@ class Checkpointer:
     """
 
     def __init__(
-        self, connect: Callable[[], sqlite3.Connection], every: int = CHECKPOINT_COMMITS
+        self,
+        connect: Callable[[], sqlite3.Connection],
+        every: int = CHECKPOINT_COMMITS,
+        mode: str = "PASSIVE",
     ) -> None:
         self._connect = connect
         self._every = every
+        self._mode = mode
         self._commits = 0
         self._due = threading.Event()
         self._stopping = False
@@ -44,12 +54,22 @@ class Checkpointer:
         self._thread: threading.Thread | None = None
         self.checkpoints = 0
         """Checkpoints made so far (for tests)."""
+        self.attempts = 0
+        """Checkpoints tried so far, made or not (see :meth:`wait_past`)."""
+        self._tried = threading.Condition()
 
     def committed(self) -> None:
         """Count a write commit of the store (any thread); every ``every``-th, checkpoint."""
         with self._lock:
             self._commits += 1
-            if self._commits < self._every or self._stopping:
+            if self._commits < self._every:
+                return
+        self.urge()
+
+    def urge(self) -> None:
+        """Checkpoint as soon as the thread can (started now if need be), whatever the count."""
+        with self._lock:
+            if self._stopping:
                 return
             self._commits = 0
             if self._thread is None:
@@ -76,7 +96,15 @@ class Checkpointer:
             if self._stopping:
                 return
             try:
-                connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                connection.execute(f"PRAGMA wal_checkpoint({self._mode})").fetchall()
                 self.checkpoints += 1
             except sqlite3.Error:
                 pass  # The file's faults are the requests' to report; next time, then.
+            with self._tried:
+                self.attempts += 1
+                self._tried.notify_all()
+
+    def wait_past(self, attempts: int, timeout: float) -> bool:
+        """Wait until more than ``attempts`` checkpoints were tried; False if ``timeout`` ran out."""
+        with self._tried:
+            return self._tried.wait_for(lambda: self.attempts > attempts, timeout)

@@ -18,6 +18,8 @@ try:
     from .limits import KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS, WINNER_WAITING
     from .main import create_app
     from .push_server import WakingServer, raise_open_files, settle_memory
+    from .rate_limits import OFF, Rates, parse_rate
+    from .redaction import scrub
     from .storage import DB_ENVIRONMENT, DEFAULT_DB, is_postgres_url
     from .winner_pool import AnalysisPool, ComputerPool, WinnerPool
 except ModuleNotFoundError as missing:
@@ -101,6 +103,7 @@ def main(argv: list[str] | None = None) -> None:
         help="connections and requests at once, waiting ones included; more are 503 "
         f"({MAX_CONNECTIONS}; the open-files limit is raised to fit when it can be)",
     )
+    _add_rate_options(parser)
     args = parser.parse_args(argv)
     if args.max_db_pages is not None and is_postgres_url(args.db):
         parser.error("--max-db-pages applies to SQLite files only")
@@ -114,10 +117,22 @@ def main(argv: list[str] | None = None) -> None:
             winner_pool=pool,
             analysis_pool=AnalysisPool(),
             computer_pool=ComputerPool(),
+            rates=Rates(
+                games=args.rate_games,
+                moves=args.rate_moves,
+                analysis=args.rate_analysis,
+                computer=args.rate_computer,
+                replays=args.rate_replays,
+            ),
             **options,
         )
     except StorageError as error:
-        print(f"python -m connect_four.service: cannot open the database: {error}", file=sys.stderr)
+        # The error names the database, its secrets masked; scrubbed again
+        # for any the driver's own words may quote.
+        print(
+            f"python -m connect_four.service: cannot open the database: {scrub(str(error), args.db)}",
+            file=sys.stderr,
+        )
         sys.exit(1)
     protocol: type[GuardedHttpToolsProtocol] = GuardedHttpToolsProtocol
     if args.header_timeout is not None:
@@ -139,6 +154,45 @@ def main(argv: list[str] | None = None) -> None:
         )
     finally:
         pool.close()
+
+
+RATE_ENVIRONMENT = "CONNECT_FOUR_RATE_{}"
+"""The environment variable of each kind's rate (``CONNECT_FOUR_RATE_MOVES``), read when
+its option is not given."""
+
+
+def _add_rate_options(parser: argparse.ArgumentParser) -> None:
+    """``--rate-games`` and the others: each kind's rate per client address, or ``off``."""
+    defaults = Rates()
+    what = {
+        "games": "games one client address may create",
+        "moves": "moves and quits one client address may post",
+        "analysis": "POST /analysis one client address may ask",
+        "computer": "POST /computer_move one client address may ask",
+        "replays": "stored moves one client address may make the server replay "
+        "(games that had left its cache)",
+    }
+    for kind, text in what.items():
+        variable = RATE_ENVIRONMENT.format(kind.upper())
+        parser.add_argument(
+            f"--rate-{kind}",
+            type=_rate,
+            default=os.environ.get(variable) or getattr(defaults, kind),  # checked by type
+            metavar="RATE",
+            help=f"{text}, e.g. 100/minute or 10/second;300/hour, or {OFF}; more are 429 "
+            f"(${variable}, else {getattr(defaults, kind)})",
+        )
+
+
+def _rate(text: str) -> str:
+    """A rate option's value, checked (argparse's ``type``)."""
+    try:
+        parse_rate(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is no rate: write N/second, N/minute, N/hour (';' between several) or {OFF}"
+        ) from None
+    return text
 
 
 def _serve(

@@ -9,10 +9,15 @@ method the path does not take, the request limits of
 :mod:`connect_four.service.guards`) carry their status themselves: :data:`HTTP_CODES`
 names the code of each. Every error answers the one shape
 ``{"error": code, "detail": sentence}``.
+
+A storage fault's own text names the database (its secrets masked): it goes
+to the server's log, and the client gets the table's generic sentence, which
+names no path, host or secret.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from fastapi import FastAPI, Request
@@ -51,8 +56,10 @@ from .errors import (
     IdempotencyKeyReusedError,
     MoveNotFoundError,
     PlayerNotFoundError,
+    RateLimitedError,
     ServiceError,
     StorageBusyError,
+    StorageCommitLostError,
     StorageCorruptError,
     StorageError,
     StorageFullError,
@@ -63,6 +70,7 @@ from .errors import (
     TokenRequiredError,
     WinnerBusyError,
 )
+from .problems import describe, not_allowed, not_found, unreadable_body
 
 __all__ = [
     "ERRORS",
@@ -90,6 +98,20 @@ class ErrorAnswer:
 
 
 _RETRY_STORAGE = (("Retry-After", "5"),)
+
+
+def _storage(code: str, what: str) -> ErrorAnswer:
+    """A storage fault's answer: 503, Retry-After, and a sentence that names no database."""
+    return ErrorAnswer(
+        503,
+        code,
+        _RETRY_STORAGE,
+        detail=f"{what}; the request changed nothing: try again after Retry-After seconds",
+    )
+
+
+LOG = logging.getLogger("connect_four.service")
+"""Where the storage faults' own texts go (the server's log; their secrets masked)."""
 
 ERRORS: dict[type[Exception], ErrorAnswer] = {
     # A request the schema refuses (never FastAPI's 422).
@@ -127,14 +149,23 @@ ERRORS: dict[type[Exception], ErrorAnswer] = {
     WinnerBusyError: ErrorAnswer(503, "winner_check_busy", (("Retry-After", "1"),)),
     AnalysisBusyError: ErrorAnswer(503, "analysis_busy", (("Retry-After", "1"),)),
     ComputerBusyError: ErrorAnswer(503, "computer_busy", (("Retry-After", "1"),)),
+    # Retry-After: the error's own, when the client's window lets it in again.
+    RateLimitedError: ErrorAnswer(429, "rate_limited"),
     # Storage faults: nothing was stored; try again later.
-    StorageError: ErrorAnswer(503, "storage_unavailable", _RETRY_STORAGE),
-    StorageFullError: ErrorAnswer(503, "storage_full", _RETRY_STORAGE),
-    StorageReadOnlyError: ErrorAnswer(503, "storage_read_only", _RETRY_STORAGE),
-    StorageCorruptError: ErrorAnswer(503, "storage_corrupt", _RETRY_STORAGE),
-    StorageMissingError: ErrorAnswer(503, "storage_missing", _RETRY_STORAGE),
-    StorageReplacedError: ErrorAnswer(503, "storage_replaced", _RETRY_STORAGE),
-    StorageBusyError: ErrorAnswer(503, "storage_busy", _RETRY_STORAGE),
+    StorageError: _storage("storage_unavailable", "the database cannot be used right now"),
+    StorageFullError: _storage("storage_full", "the database is full"),
+    StorageReadOnlyError: _storage("storage_read_only", "the database takes no changes now"),
+    StorageCorruptError: _storage("storage_corrupt", "the database is damaged"),
+    StorageMissingError: _storage("storage_missing", "the database's file is missing"),
+    StorageReplacedError: _storage("storage_replaced", "the database's file was replaced"),
+    StorageBusyError: _storage("storage_busy", "the database is busy"),
+    StorageCommitLostError: ErrorAnswer(
+        503,
+        "storage_unavailable",
+        _RETRY_STORAGE,
+        detail="the connection to the database broke while committing: the request may or "
+        "may not have been stored; send it again with the same Idempotency-Key to find out",
+    ),
     # Anything else is the server's own failure: its traceback goes to the
     # server's log, never to the client.
     Exception: ErrorAnswer(
@@ -185,15 +216,27 @@ def error_response(
 async def answer_error(request: Request, error: Exception) -> JSONResponse:
     """The app's one exception handler: answer ``error`` as :data:`ERRORS` says."""
     answer = answer_for(error)
+    if isinstance(error, StorageError):
+        LOG.warning("%s %s: %s", request.method, request.url.path, error)
     headers = dict(answer.headers)
+    if isinstance(error, RateLimitedError):
+        headers["Retry-After"] = str(error.retry_after)
     if answer.detail is not None:
         detail = answer.detail
     elif isinstance(error, RequestValidationError):
-        detail = _problems(error)
+        detail = describe(
+            error.errors(), request.scope.get("endpoint"), request.headers.get("content-type", "")
+        )
     elif isinstance(error, HTTPException):
         detail = str(error.detail)
-        if error.status_code == 405:
-            headers["Allow"] = ", ".join(_allowed_methods(request))
+        if error.status_code == 404 and detail == "Not Found":  # Starlette's: no route.
+            detail = not_found(request.method, request.url.path)
+        elif error.status_code == 405:
+            allowed = _allowed_methods(request)
+            headers["Allow"] = ", ".join(allowed)
+            detail = not_allowed(request.method, allowed)
+        elif error.status_code == 400 and detail == "There was an error parsing the body":
+            detail = unreadable_body(request.scope.get("endpoint"))
     else:
         detail = str(error)
     return error_response(answer.status, answer.code, detail, headers or None)
@@ -204,15 +247,6 @@ def install_error_handler(app: FastAPI) -> None:
     app.add_exception_handler(HTTPException, answer_error)
     for cls in ERRORS:
         app.add_exception_handler(cls, answer_error)
-
-
-def _problems(error: RequestValidationError) -> str:
-    """What is wrong with a malformed request, each problem where it is."""
-    problems = "; ".join(
-        f"{'.'.join(str(part) for part in problem['loc'])}: {problem['msg']}"
-        for problem in error.errors()
-    )
-    return problems or "malformed request"
 
 
 def _allowed_methods(request: Request) -> list[str]:

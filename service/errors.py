@@ -10,6 +10,7 @@ class to its HTTP status and API code, in one table.
 from __future__ import annotations
 
 __all__ = [
+    "shown",
     "ServiceError",
     "GameNotFoundError",
     "PlayerNotFoundError",
@@ -22,6 +23,7 @@ __all__ = [
     "WinnerBusyError",
     "AnalysisBusyError",
     "ComputerBusyError",
+    "RateLimitedError",
     "StorageError",
     "StorageFullError",
     "StorageReadOnlyError",
@@ -29,7 +31,21 @@ __all__ = [
     "StorageMissingError",
     "StorageReplacedError",
     "StorageBusyError",
+    "StorageCommitLostError",
 ]
+
+
+def shown(text: str, length: int = 100) -> str:
+    """``text`` as a message quotes it: its repr, cut to ``length`` characters.
+
+    A message may quote what a client sent (an id, a name in a path, up to
+    16 KiB of it): the answer stays short whatever was sent.
+
+    >>> shown("ann"), shown("x" * 200, 10)
+    ("'ann'", "'xxxxxxxx…")
+    """
+    quoted = repr(text)
+    return quoted if len(quoted) <= length else quoted[: length - 1] + "…"
 
 
 class ServiceError(Exception):
@@ -80,7 +96,21 @@ class ComputerBusyError(ServiceError):
     """Every computer-move worker is busy and the queue is full: try again soon."""
 
 
+class RateLimitedError(ServiceError):
+    """The client's address has sent more requests of one kind than its rate allows."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message, retry_after)
+        self.retry_after = retry_after
+        """Whole seconds until the client may try again."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 # --- Storage faults: the database cannot be used; nothing was stored. --------
+# Their text names the database (redacted: connect_four.service.redaction)
+# for the server's log; clients get error_table's generic sentence instead.
 
 
 class StorageError(ServiceError):
@@ -109,3 +139,7 @@ class StorageReplacedError(StorageError):
 
 class StorageBusyError(StorageError):
     """Another process has held the database's lock for too long."""
+
+
+class StorageCommitLostError(StorageError):
+    """The connection to the database broke while committing: the request may have been stored."""

@@ -12,6 +12,7 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "MAX_WINNER_SIZE",
     "MAX_PAGE",
+    "MAX_MOVES_PAGE",
     "MAX_STORED_INTEGER",
     "MAX_KEY_LENGTH",
     "MAX_BODY_BYTES",
@@ -34,6 +35,11 @@ __all__ = [
     "COMPUTER_WORKERS",
     "COMPUTER_WAITING",
     "MAX_WAIT",
+    "RATE_GAMES",
+    "RATE_MOVES",
+    "RATE_ANALYSIS",
+    "RATE_COMPUTER",
+    "RATE_REPLAYS",
 ]
 
 MAX_SIZE = 100
@@ -52,7 +58,13 @@ Random games on 16 x 16 are verified well within the move-order search's
 budget (see connect_four.engine.board_check.SEARCH_LIMIT)."""
 
 MAX_PAGE = 1000
-"""The most game ids one page of ``GET /drop_token?limit=`` holds."""
+"""The most game ids one answer of ``GET /drop_token`` holds (``limit`` or not): some 35 KB."""
+
+MAX_MOVES_PAGE = 500
+"""The most moves one answer of ``GET /drop_token/{gameId}/moves`` holds, whatever
+``start`` and ``until`` ask: the terminal game's page. Under 24 KB with short names,
+at most some 220 KB with 100 names of 100 four-byte characters; a game holds up to
+``MAX_SIZE * MAX_SIZE + MAX_PLAYERS`` (10,100) moves."""
 
 MAX_STORED_INTEGER = 2**63 - 1
 """The largest move number or game list position a request may name.
@@ -150,3 +162,30 @@ COMPUTER_WORKERS = 1
 
 COMPUTER_WAITING = 8
 """Computer moves that may wait for a worker; one more is refused (503 computer_busy)."""
+
+
+RATE_GAMES = "1000/minute"
+"""How many games one client address may create (``POST /drop_token``), in the
+notation of the ``limits`` package (``--rate-games``).
+
+A game is a row of the database (some 150 bytes; 11 KB with 100 players of
+100 characters), so one client fills at most some 10 MB a minute (the test
+that fills a 24-page database creates 535 games at once)."""
+
+RATE_MOVES = "3000/minute"
+"""How many moves and quits one client address may post (``--rate-moves``):
+50 a second on average, some 2.5 % of a core at 0.5 ms each; a person
+moves once in seconds."""
+
+RATE_ANALYSIS = "300/minute"
+"""How many ``POST /analysis`` one client address may ask (``--rate-analysis``):
+the analysis board asks one per position, stepping through a game included."""
+
+RATE_COMPUTER = "300/minute"
+"""How many ``POST /computer_move`` one client address may ask (``--rate-computer``)."""
+
+RATE_REPLAYS = "200000/minute"
+"""How many stored moves one client address may make the server replay (``--rate-replays``):
+games that had left the cache, replayed by the requests that need them again (some 4 us a
+move, so under 1 s of CPU a minute). A player whose game of 10,000 moves left the cache
+replays it once; a client cycling through more long games than the cache holds is stopped."""

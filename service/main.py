@@ -23,6 +23,8 @@ from .guards import RequestLimits
 from .limits import BODY_TIMEOUT, MAX_BODY_BYTES
 from .move_feed import open_feed
 from .openapi import describe_limits, install_openapi
+from .rate_limits import RateLimiter, Rates
+from .response_headers import AnswerHeaders
 from .routers import analysis, api_docs, computer, drop_token, page, winner
 from .storage import DEFAULT_DB, open_store
 from .trailing_slash import ServeWithoutTrailingSlash
@@ -48,6 +50,7 @@ def create_app(
     winner_pool: WinnerPool | None = None,
     analysis_pool: AnalysisPool | None = None,
     computer_pool: ComputerPool | None = None,
+    rates: Rates | None = None,
 ) -> FastAPI:
     """The app, its games stored in ``db``: a ``postgresql://`` URL or an SQLite file.
 
@@ -59,7 +62,9 @@ def create_app(
     when it shuts down (before the server's process ends, so no worker is
     left to print a traceback or leak a semaphore); if None, the process's
     shared pool runs them and outlives the app; ``analysis_pool`` likewise
-    for ``POST /analysis``, ``computer_pool`` for ``POST /computer_move``.
+    for ``POST /analysis``, ``computer_pool`` for ``POST /computer_move``;
+    ``rates`` bounds what each client address may create or have computed
+    (429 beyond; the defaults of :class:`Rates` if None).
 
     Raises:
         StorageError: the database cannot be opened as the service's database.
@@ -95,6 +100,7 @@ def create_app(
     )
     # What the dependencies hand the routes (service/dependencies.py).
     app.state.store = store
+    app.state.rate_limiter = RateLimiter(rates or Rates())
     app.state.events = events
     app.state.winner_pool = winner_pool or shared_pool()
     app.state.analysis_pool = analysis_pool or shared_analysis_pool()
@@ -108,5 +114,7 @@ def create_app(
     install_error_handler(app)
     app.add_middleware(RequestLimits, max_bytes=max_body_bytes, timeout=body_timeout)
     app.add_middleware(ServeWithoutTrailingSlash)
+    # Outermost: every answer of the app gets its headers, errors of the guards included.
+    app.add_middleware(AnswerHeaders)
     install_openapi(app, max_body_bytes, body_timeout)
     return app

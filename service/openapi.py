@@ -19,7 +19,10 @@ _LIMITS_TEXT = (
     "at most {header} bytes (431 headers_too_large), sent within {header_timeout:g} s (else "
     "the connection is closed); at most {connections} connections and requests at once "
     "(503). Storage faults are 503 with a code of their own and Retry-After; nothing was "
-    "stored."
+    "stored. Each client address has a rate of games created, moves and quits posted, "
+    "analyses and computer moves asked, and stored moves replayed for it: beyond, 429 "
+    "rate_limited with Retry-After. Lists come in pages (1,000 games, 500 moves; next "
+    "starts the next page)."
 )
 
 

@@ -29,7 +29,6 @@ starting together migrate once.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -41,11 +40,13 @@ from .cache import CACHE_WEIGHT
 from .database import BUSY_TIMEOUT, Connection, Cursor, pending_migrations
 from .errors import (
     StorageBusyError,
+    StorageCommitLostError,
     StorageCorruptError,
     StorageError,
     StorageFullError,
     StorageReadOnlyError,
 )
+from .redaction import redacted, scrub
 from .repository import GameStore
 
 __all__ = ["POOL_SIZE", "PostgresGameStore"]
@@ -92,13 +93,12 @@ _MIGRATIONS = (_version_1,)
 """Schema steps in order; a database at version n has had the first n applied."""
 
 
-def _safe_url(url: str) -> str:
-    """The URL without its password, for messages."""
-    return re.sub(r"://([^:@/]*):[^@/]*@", r"://\1:***@", url)
+def _storage_error(error: psycopg.Error, url: str) -> StorageError:
+    """The service error for a driver failure, by its SQLSTATE (none: no connection).
 
-
-def _storage_error(error: psycopg.Error, where: str) -> StorageError:
-    """The service error for a driver failure, by its SQLSTATE (none: no connection)."""
+    Its text, for the server's log, names the database with every secret of
+    ``url`` masked, in the driver's words too.
+    """
     state = error.sqlstate or ""
     kinds: tuple[tuple[tuple[str, ...], type[StorageError]], ...] = (
         (("53100",), StorageFullError),  # disk_full
@@ -108,7 +108,10 @@ def _storage_error(error: psycopg.Error, where: str) -> StorageError:
     )
     kind = next((kind for states, kind in kinds if state in states), StorageError)
     reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    return kind(f"the database {where} cannot be used ({reason}); the request changed nothing")
+    return kind(
+        f"the database {redacted(url)} cannot be used ({scrub(reason, url)}); "
+        "the request changed nothing"
+    )
 
 
 @functools.lru_cache(maxsize=256)
@@ -160,7 +163,7 @@ class PostgresGameStore(GameStore):
     ) -> None:
         super().__init__(cache_weight=cache_weight)
         self.url = url
-        self.where = _safe_url(url)
+        self.where = redacted(url)
         self.read_only = read_only
         try:
             # One connection of its own first: it sets the schema up, and if
@@ -169,7 +172,7 @@ class PostgresGameStore(GameStore):
                 self._configure(connection)
                 self._migrate(connection)
         except psycopg.Error as error:
-            raise _storage_error(error, self.where) from error
+            raise _storage_error(error, url) from error
         self._pool = ConnectionPool(
             url,
             min_size=1,
@@ -237,10 +240,10 @@ class PostgresGameStore(GameStore):
                     if not connection.broken:
                         raise
                     # The server may have committed before the line broke.
-                    raise StorageError(
+                    raise StorageCommitLostError(
                         f"the connection to the database {self.where} broke while "
-                        f"committing ({error}); the request may or may not have been "
-                        "stored: send it again with the same Idempotency-Key to find out"
+                        f"committing ({scrub(str(error), self.url)}); the request may or "
+                        "may not have been stored"
                     ) from error
             except BaseException:
                 if not connection.closed:
@@ -254,7 +257,7 @@ class PostgresGameStore(GameStore):
         except psycopg.IntegrityError:
             raise  # A broken rule of the schema is a bug, not a storage fault.
         except psycopg.Error as error:
-            raise _storage_error(error, self.where) from error
+            raise _storage_error(error, self.url) from error
 
     def _begun(self, begin: str) -> psycopg.Connection[Any]:
         """A pooled connection on which ``begin`` has started a transaction.

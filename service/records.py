@@ -16,7 +16,13 @@ from dataclasses import dataclass
 
 from connect_four.engine import Game, Rules
 
-from .errors import GameNotFoundError, PlayerNotFoundError, TokenRejectedError, TokenRequiredError
+from .errors import (
+    GameNotFoundError,
+    PlayerNotFoundError,
+    TokenRejectedError,
+    TokenRequiredError,
+    shown,
+)
 
 __all__ = [
     "CONNECT",
@@ -77,7 +83,7 @@ def check_game_id(game_id: str) -> None:
         GameNotFoundError: ``game_id`` does not look like a game id, so names no game.
     """
     if not _IS_GAME_ID(game_id):
-        raise GameNotFoundError(f"there is no game {game_id!r}")
+        raise GameNotFoundError(f"there is no game {shown(game_id)}")
 
 
 def new_tokens(players: list[str]) -> dict[str, str]:
@@ -114,7 +120,7 @@ class GameRecord:
             return self.players.index(player_id)
         except ValueError:
             raise PlayerNotFoundError(
-                f"game {self.game_id!r} has no player {player_id!r}"
+                f"game {self.game_id!r} has no player {shown(player_id)}"
             ) from None
 
     def authorize(self, player: int, token: str | None) -> None:

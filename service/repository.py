@@ -59,6 +59,7 @@ from .records import (
     new_tokens,
     token_digest,
 )
+from .replays import note as note_replayed
 
 __all__ = ["GameStore", "WouldWaitError"]
 
@@ -403,6 +404,7 @@ class GameStore:
         if game is None or len(game) > count:
             game = record.new_game()
         if len(game) < count:
+            note_replayed(count - len(game))
             moves = connection.execute(
                 "SELECT player, column_number FROM moves WHERE game_id = ?"
                 " AND move_number >= ? ORDER BY move_number",

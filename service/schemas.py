@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 
 from .limits import MAX_ANALYSIS_SIZE, MAX_NAME_LENGTH, MAX_PLAYERS, MAX_SIZE, MAX_WINNER_SIZE
+from .names import NAME_PATTERN, name_problem
 
 __all__ = [
     "MAX_SIZE",
@@ -34,15 +35,24 @@ __all__ = [
     "AnalysisOut",
 ]
 
-# A player's name is a path segment of the move URLs, so it holds no "/".
+# A player's name is a path segment of the move URLs: it holds no "/" (which
+# would split it), is not "." or ".." (which a URL's path drops or climbs
+# out of), and holds no control character (NUL and the like, which no client
+# can type and some log or terminal would act on). Any other character
+# travels percent-encoded ("?", "#", "%", spaces and all of Unicode).
 PlayerName = Annotated[
     str,
     Field(
         strict=True,
         min_length=1,
         max_length=MAX_NAME_LENGTH,
-        pattern=r"^[^/]+$",
         examples=["player1"],
+        json_schema_extra={
+            "pattern": NAME_PATTERN,
+            "not": {"enum": [".", ".."]},
+            "description": "No '/', no control character, not '.' or '..'; percent-encode it "
+            "in a path.",
+        },
     ),
 ]
 BoardSize = Annotated[StrictInt, Field(ge=1, le=MAX_SIZE, examples=[4])]
@@ -105,6 +115,10 @@ class GameCreate(_Input):
     @field_validator("players")
     @classmethod
     def _distinct(cls, players: list[str]) -> list[str]:
+        for number, name in enumerate(players):
+            problem = name_problem(name)
+            if problem is not None:
+                raise ValueError(f"name {number} {problem}")
         if len(set(players)) != len(players):
             raise ValueError("players must be distinct")
         return players
@@ -118,12 +132,13 @@ class GameCreated(BaseModel):
 
 
 class GameList(BaseModel):
-    """Ids of games in progress, oldest first; ``next`` (paged lists only) starts the next page."""
+    """Ids of games in progress, oldest first; ``next``, only when more follow, starts the next page."""
 
     games: list[str]
     next: int | None = Field(
         default=None,
-        description="Paged lists only: pass it as 'after' for the next page; absent on the last.",
+        description="Only when more games follow: pass it as 'after' for the next page; "
+        "absent on the last.",
     )
 
 
@@ -160,7 +175,15 @@ class MoveOut(BaseModel):
 
 
 class MoveList(BaseModel):
+    """Moves in order; ``next``, only when the range asked holds more than one answer
+    may, is the ``start`` of the next page."""
+
     moves: list[MoveOut]
+    next: int | None = Field(
+        default=None,
+        description="Only when more moves follow in the range asked: pass it as 'start' "
+        "for the next page; absent on the last.",
+    )
 
 
 # --- Winner check -------------------------------------------------------------

@@ -20,10 +20,12 @@ steps of ``_MIGRATIONS`` not yet applied, in one transaction.
 
 from __future__ import annotations
 
+import math
 import os
 import pathlib
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -41,7 +43,33 @@ from .errors import (
 )
 from .repository import GameStore, WouldWaitError
 
-__all__ = ["SqliteGameStore"]
+__all__ = ["PAGE_SIZE", "TRANSACTION_PAGES", "SqliteGameStore", "disk_bound"]
+
+PAGE_SIZE = 4096
+"""Bytes of a database page (SQLite's default, which the service keeps)."""
+
+TRANSACTION_PAGES = 16
+"""The most pages one of the store's write transactions changes (a move: its row, the
+indexes, the game's row; some 3 to 6), so the most log frames it adds."""
+
+_FRAME = PAGE_SIZE + 24
+"""Bytes of one page in the write-ahead log (its frame header included)."""
+
+
+def disk_bound(max_pages: int) -> int:
+    """The most bytes a store capped at ``max_pages`` keeps on disk: file, log and log index.
+
+    The file holds at most ``max_pages`` pages; the log at most as many
+    frames, or one transaction's (a write that could take it beyond waits
+    for a checkpoint to empty it); its index (``-shm``) 32 KiB per 4,096
+    frames.
+
+    >>> disk_bound(40)
+    361440
+    """
+    frames = max(max_pages, TRANSACTION_PAGES)
+    return max_pages * PAGE_SIZE + 32 + frames * _FRAME + 32 * 1024 * math.ceil(frames / 4096)
+
 
 _TABLES = (
     """CREATE TABLE IF NOT EXISTS games (
@@ -142,7 +170,13 @@ class SqliteGameStore(GameStore):
         # handler, which sleeps up to 100 ms at a time between tries.
         self._write_lock = threading.Lock()
         # Checkpoints wait for the disk: a thread of their own makes them.
-        self._checkpoints = Checkpointer(self._connection)
+        # Under a cap, each empties the log's file (TRUNCATE), as often as
+        # the log passes half the cap (_watch_log).
+        self._checkpoints = Checkpointer(
+            self._connection,
+            mode="PASSIVE" if max_pages is None else "TRUNCATE",
+        )
+        self._log = f"{self.path}-wal"
         super().__init__(cache_weight=cache_weight)
         self._opened = False  # Until the file is made and set up.
         try:
@@ -183,6 +217,8 @@ class SqliteGameStore(GameStore):
             connection.execute("PRAGMA foreign_keys=ON")
             if self.max_pages is not None:
                 connection.execute(f"PRAGMA max_page_count={int(self.max_pages)}")
+                # A log that starts over is cut to nothing: its file's size is its content.
+                connection.execute("PRAGMA journal_size_limit=0")
             if self.read_only and self._opened:  # The first is set up in __init__.
                 connection.execute("PRAGMA query_only=ON")
             self._local.connection = connection
@@ -242,6 +278,8 @@ class SqliteGameStore(GameStore):
         if write:
             self._acquire(self._write_lock)
         try:
+            if write:
+                self._watch_log(before=True)
             try:
                 connection = self._connection()
                 self._set_patience(connection)
@@ -257,6 +295,49 @@ class SqliteGameStore(GameStore):
                 self._write_lock.release()
         if write:
             self._checkpoints.committed()
+            self._watch_log(before=False)
+
+    def _watch_log(self, *, before: bool) -> None:
+        """Under a cap, keep the write-ahead log within it (a stat of its file per write).
+
+        Past half the cap, a checkpoint is asked for at once. ``before`` a
+        write, a log that one more transaction could take past the cap holds
+        the write until a checkpoint has emptied it: a write that may not
+        wait (on the event loop) is made again in a thread, and one that
+        waited the busy timeout in vain is refused.
+
+        Raises:
+            WouldWaitError: the write must wait and this thread may not.
+            StorageFullError: the log stayed full for the busy timeout.
+        """
+        if self.max_pages is None:
+            return
+        deadline = time.monotonic() + BUSY_TIMEOUT
+        while True:
+            attempts = self._checkpoints.attempts
+            frames = self._log_frames()
+            # An empty log always takes a write, however small the cap.
+            full = frames > 0 and frames + TRANSACTION_PAGES > self.max_pages
+            if full or frames > self.max_pages // 2:
+                self._checkpoints.urge()
+            if not before or not full:
+                return
+            if not self._may_wait():
+                raise WouldWaitError("the write-ahead log is full")
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._checkpoints.wait_past(attempts, left):
+                raise StorageFullError(
+                    f"the write-ahead log of {self.path} holds {frames} pages, the cap of "
+                    f"--max-db-pages {self.max_pages} with a write, and no checkpoint emptied "
+                    f"it within {BUSY_TIMEOUT:g} s; the request changed nothing"
+                )
+
+    def _log_frames(self) -> int:
+        """Pages in the write-ahead log's file now (0 without a file)."""
+        try:
+            return max(0, os.stat(self._log).st_size - 32) // _FRAME
+        except FileNotFoundError:
+            return 0
 
     def _set_patience(self, connection: sqlite3.Connection) -> None:
         """Let this thread's connection wait for other processes' locks unless it may not wait.

@@ -82,8 +82,8 @@ class _Lifespan:
 class _OneHopTransport(httpx.BaseTransport):
     """A sync transport that runs httpx's ``ASGITransport`` on the app's loop."""
 
-    def __init__(self, app: ASGIApp, loop: _Loop) -> None:
-        self.asgi = httpx.ASGITransport(app=app, client=("testclient", 50000))
+    def __init__(self, app: ASGIApp, loop: _Loop, client: tuple[str, int]) -> None:
+        self.asgi = httpx.ASGITransport(app=app, client=client)
         self.loop = loop
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
@@ -100,14 +100,22 @@ class _OneHopTransport(httpx.BaseTransport):
 
 
 class AppClient(httpx.Client):
-    """An ``httpx.Client`` on ``app``, whose lifespan runs while the client is entered."""
+    """An ``httpx.Client`` on ``app``, whose lifespan runs while the client is entered.
 
-    def __init__(self, app: ASGIApp, base_url: str = "http://testserver") -> None:
+    ``client`` is the address the app sees the requests come from.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        base_url: str = "http://testserver",
+        client: tuple[str, int] = ("testclient", 50000),
+    ) -> None:
         self.app = app
         self._loop = _Loop()
         self._lifespan = _Lifespan(app)
         super().__init__(
-            transport=_OneHopTransport(app, self._loop),
+            transport=_OneHopTransport(app, self._loop, client),
             base_url=base_url,
             headers={"user-agent": "testclient"},
         )

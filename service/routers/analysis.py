@@ -11,7 +11,7 @@ hard time limit; when the workers are busy it is refused with 503
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
 from connect_four.engine import EngineError, Game, Rules
 from connect_four.engine.outlook import PositionOutlook, position_outlook
@@ -24,6 +24,7 @@ from ..limits import (
     ANALYSIS_WORKERS,
     MAX_ANALYSIS_SIZE,
 )
+from ..rate_limits import limited
 from ..schemas import AnalysisIn, AnalysisOut, ColumnScoreOut, error_responses
 
 router = APIRouter(prefix="/analysis", tags=["analysis"])
@@ -60,12 +61,17 @@ def replay(moves: list[int], rules: Rules) -> Game:
         "has exact: false, score null and an outlook word (likely win, unclear, likely "
         "loss). When the moves end the game, its state and winner, and no scores."
     ),
+    dependencies=[Depends(limited("analysis"))],
     responses=error_responses(
         e400=(
             "A move cannot be played (column_out_of_range, column_full, game_over; the "
             "detail names moves[i]), the rules are bad (bad_rules), or a value is out of "
             f"its limits (malformed_request: rows and columns 1 to {MAX_ANALYSIS_SIZE}, "
             f"at most {MAX_ANALYSIS_SIZE * MAX_ANALYSIS_SIZE} moves)."
+        ),
+        e429=(
+            "This client address has asked too many analyses in the last window "
+            "(rate_limited): try again after Retry-After seconds."
         ),
         e503=(
             f"{ANALYSIS_WORKERS} analysis worker(s) busy and {ANALYSIS_WAITING} waiting "

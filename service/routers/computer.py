@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from connect_four.engine import Game, GameOverError
@@ -30,6 +30,7 @@ from ..limits import (
     MAX_COMPUTER_SIZE,
     MIN_COMPUTER_SIZE,
 )
+from ..rate_limits import limited
 from ..records import drop_token_rules
 from ..schemas import error_responses
 
@@ -84,11 +85,16 @@ class ComputerMoveOut(BaseModel):
 @router.post(
     "/computer_move",
     response_model=ComputerMoveOut,
+    dependencies=[Depends(limited("computer"))],
     responses=error_responses(
         e400=(
             f"Malformed request (rows and columns {MIN_COMPUTER_SIZE} to {MAX_COMPUTER_SIZE}, "
             f"level {min(LEVELS)} to {max(LEVELS)}), or the moves are no game "
             "(column_out_of_range, column_full) or it is over (game_over)."
+        ),
+        e429=(
+            "This client address has asked too many computer moves in the last window "
+            "(rate_limited): try again after Retry-After seconds."
         ),
         e503=(
             f"{COMPUTER_WORKERS} computer-move worker(s) busy and {COMPUTER_WAITING} waiting "

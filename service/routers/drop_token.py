@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Path, Query, Response, status
-from starlette.concurrency import run_in_threadpool
+from fastapi import APIRouter, Depends, Header, Path, Query, Response, status
 
 from connect_four.engine import Move
 
 from ..dependencies import EventsDep, StoreDep
 from ..errors import MoveNotFoundError
-from ..limits import MAX_KEY_LENGTH, MAX_PAGE, MAX_STORED_INTEGER, MAX_WAIT
+from ..limits import MAX_KEY_LENGTH, MAX_MOVES_PAGE, MAX_PAGE, MAX_STORED_INTEGER, MAX_WAIT
 from ..long_poll import Reading, wait_for_news
+from ..rate_limits import charge_replays, limited
 from ..records import CONNECT, GameRecord
 from ..schemas import (
     GameCreate,
@@ -35,7 +35,17 @@ from ..schemas import (
 )
 from ..store_calls import call_store
 
-router = APIRouter(prefix="/drop_token", tags=["drop token"])
+# Every route may replay a game that left the cache: its cost is charged to the client.
+router = APIRouter(
+    prefix="/drop_token",
+    tags=["drop token"],
+    dependencies=[Depends(charge_replays)],
+    responses=error_responses(
+        e429="This client address has made the server replay too many stored moves (games "
+        "that had left its cache) in the last window (rate_limited): try again after "
+        "Retry-After seconds."
+    ),
+)
 
 # Any text that names no game is not found (404), whatever it looks like: a
 # client cannot know the id format. The store refuses ids that are not 32 hex
@@ -77,6 +87,11 @@ _STORAGE = {
 _AUTH = {
     "e401": "The game was created with tokens and no 'Authorization: Bearer' was sent.",
     "e403": "The token is not this player's.",
+}
+_RATE = {
+    "e429": "This client address has created too many games, or posted too many moves and "
+    "quits, or made the server replay too many stored moves, in the last window "
+    "(rate_limited): try again after Retry-After seconds."
 }
 _KEY = {
     "e422": ("The Idempotency-Key was sent before with another request (idempotency_key_reused).")
@@ -133,7 +148,7 @@ async def read_games(
         Query(
             ge=1,
             le=MAX_PAGE,
-            description=f"Page size, 1 to {MAX_PAGE} ({MAX_PAGE} if only after is given).",
+            description=f"Page size, 1 to {MAX_PAGE} ({MAX_PAGE} if not given).",
         ),
     ] = None,
     after: Annotated[
@@ -145,10 +160,10 @@ async def read_games(
         ),
     ] = None,
 ) -> GameList:
-    """Return all in-progress games, oldest first; with limit or after, one page of them."""
-    if limit is None and after is None:
-        # As many rows as games in progress, however many: never on the event loop.
-        return GameList(games=await run_in_threadpool(store.in_progress_game_ids))
+    """Return the in-progress games, oldest first: at most limit (1,000) at once.
+
+    When more follow, the answer's next is the after of the next page.
+    """
     games, following = await call_store(
         store, store.in_progress_page, after=after or 0, limit=limit or MAX_PAGE
     )
@@ -159,11 +174,14 @@ async def read_games(
     "",
     response_model=GameCreated,
     response_model_exclude_none=True,
+    dependencies=[Depends(limited("games"))],
     responses=error_responses(
         e400=(
             "Malformed request: players (2 to 100 distinct names of 1 to 100 characters, "
-            "no '/'), rows or columns (1 to 100), tokens (a boolean)."
+            "no '/' or control character, not '.' or '..'), rows or columns (1 to 100), "
+            "tokens (a boolean)."
         ),
+        **_RATE,
         **_STORAGE,
     ),
 )
@@ -237,7 +255,9 @@ async def read_moves(
     ] = None,
     wait: Wait = None,
 ) -> Response | MoveList:
-    """Get the moves played, or those from start to until inclusive.
+    """Get the moves played, or those from start to until inclusive: 500 at most at once.
+
+    When the range holds more, the answer's next is the start of the next page.
 
     With wait (a long poll: how a client follows a game live, players and
     spectators alike, no token needed), the request waits up to wait
@@ -247,39 +267,48 @@ async def read_moves(
     after 300 s of nobody moving the 404 of a start past the end (behind a
     proxy, a wait shorter than its idle timeout: nginx's is 60 s).
     """
+    # One more move than a page holds is read, to know whether another page follows.
+    first = start or 0
+    last = first + MAX_MOVES_PAGE if until is None else min(until, first + MAX_MOVES_PAGE)
     if wait is None:
-        record, moves = await call_store(store, store.read_moves, game_id, start, until)
-        return _move_list(record, moves)
+        record, moves = await call_store(store, store.read_moves, game_id, start, last)
+        return _move_list(record, moves, first)
 
     def read() -> Reading[bytes | MoveNotFoundError]:
         """The answer now; news if it holds a move, or if the game is over."""
         try:
-            record, moves = store.read_moves(game_id, start, until)
+            record, moves = store.read_moves(game_id, start, last)
         except MoveNotFoundError as error:
             return Reading(error, news=store.read_state(game_id)[1] is not None)
-        body = _move_list(record, moves).model_dump_json(exclude_none=True).encode()
+        body = _move_list(record, moves, first).model_dump_json(exclude_none=True).encode()
         return Reading(body, news=bool(moves) or store.read_state(game_id)[1] is not None)
 
-    answer = await wait_for_news(events, store, game_id, (start, until), read, wait)
+    answer = await wait_for_news(events, store, game_id, (start, last), read, wait)
     if isinstance(answer, MoveNotFoundError):
         # A copy: the requests that shared the read must not share one traceback.
         raise MoveNotFoundError(*answer.args)
     return Response(answer, media_type="application/json")
 
 
-def _move_list(record: GameRecord, moves: list[Move]) -> MoveList:
-    return MoveList(moves=[_move_out(record, move) for move in moves])
+def _move_list(record: GameRecord, moves: list[Move], first: int) -> MoveList:
+    """The answer of ``moves`` read from number ``first`` on: one page, and the next's start."""
+    following = first + MAX_MOVES_PAGE if len(moves) > MAX_MOVES_PAGE else None
+    return MoveList(
+        moves=[_move_out(record, move) for move in moves[:MAX_MOVES_PAGE]], next=following
+    )
 
 
 @router.post(
     "/{gameId}/{playerId}",
     response_model=MovePosted,
+    dependencies=[Depends(limited("moves"))],
     responses=error_responses(
         e400="Malformed input, or an illegal move: column full or off the board, game over.",
         **_AUTH,
         e404="Game not found, or the player is not part of it (or has quit).",
         e409="It is not this player's turn.",
         **_KEY,
+        **_RATE,
         **_STORAGE,
     ),
 )
@@ -332,6 +361,7 @@ async def read_move(
     "/{gameId}/{playerId}",
     status_code=status.HTTP_202_ACCEPTED,
     response_class=Response,
+    dependencies=[Depends(limited("moves"))],
     responses={
         202: {"description": "The player has quit."},
         **error_responses(
@@ -340,6 +370,7 @@ async def read_move(
             e404="Game not found, or the player is not part of it (or has quit).",
             e410="The game is already in DONE state.",
             **_KEY,
+            **_RATE,
             **_STORAGE,
         ),
     },

@@ -169,10 +169,10 @@ def test_no_value_of_any_parameter_is_a_server_error(
 @pytest.mark.parametrize(
     ("url", "name"),
     [
-        ("/drop_token/{game}/moves/9223372036854775808", "path.move_number"),
-        ("/drop_token?after=9223372036854775808", "query.after"),
-        ("/drop_token/{game}/moves?start=18446744073709551616", "query.start"),
-        (f"/drop_token/{{game}}/moves?until={10**40}", "query.until"),
+        ("/drop_token/{game}/moves/9223372036854775808", "move_number in the path"),
+        ("/drop_token?after=9223372036854775808", "query parameter after"),
+        ("/drop_token/{game}/moves?start=18446744073709551616", "query parameter start"),
+        (f"/drop_token/{{game}}/moves?until={10**40}", "query parameter until"),
     ],
 )
 def test_numbers_past_what_the_database_stores_are_malformed(

@@ -515,20 +515,20 @@ def test_no_validation_422_anywhere_in_the_openapi_document(client: AppClient) -
 @pytest.mark.parametrize(
     ("method", "path", "codes"),
     [
-        ("get", "/drop_token", {"200", "400", "503"}),
-        ("post", "/drop_token", {"200", "400", "408", "413", "503"}),
-        ("get", "/drop_token/{gameId}", {"200", "404", "503"}),
-        ("get", "/drop_token/{gameId}/moves", {"200", "400", "404", "503"}),
+        ("get", "/drop_token", {"200", "400", "429", "503"}),
+        ("post", "/drop_token", {"200", "400", "408", "413", "429", "503"}),
+        ("get", "/drop_token/{gameId}", {"200", "404", "429", "503"}),
+        ("get", "/drop_token/{gameId}/moves", {"200", "400", "404", "429", "503"}),
         (
             "post",
             "/drop_token/{gameId}/{playerId}",
-            {"200", "400", "401", "403", "404", "408", "409", "413", "422", "503"},
+            {"200", "400", "401", "403", "404", "408", "409", "413", "422", "429", "503"},
         ),
-        ("get", "/drop_token/{gameId}/moves/{move_number}", {"200", "400", "404", "503"}),
+        ("get", "/drop_token/{gameId}/moves/{move_number}", {"200", "400", "404", "429", "503"}),
         (
             "delete",
             "/drop_token/{gameId}/{playerId}",
-            {"202", "400", "401", "403", "404", "410", "422", "503"},
+            {"202", "400", "401", "403", "404", "410", "422", "429", "503"},
         ),
         ("get", "/winner/{board}", {"200", "400", "503"}),
         ("post", "/winner", {"200", "400", "408", "413", "503"}),

@@ -116,8 +116,7 @@ def test_a_five_minute_wait_is_taken_and_a_longer_one_refused_with_the_tables_bo
     refused = client.get(f"/drop_token/{game_id}/moves?start=0&wait=300.5")
     assert refused.status_code == 400
     assert refused.content == (
-        b'{"error":"malformed_request",'
-        b'"detail":"query.wait: Input should be less than or equal to 300"}'
+        b'{"error":"malformed_request","detail":"query parameter wait: must be at most 300"}'
     )
 
 

@@ -52,13 +52,17 @@ def test_get_winner_slash_says_which_method_the_path_takes(client: AppClient) ->
     response = client.get("/winner/", follow_redirects=False)
     assert response.status_code == 405
     assert response.headers["allow"] == "POST"
-    assert response.json() == {"error": "method_not_allowed", "detail": "Method Not Allowed"}
+    assert response.json() == {
+        "error": "method_not_allowed",
+        "detail": "method GET is not allowed here; use POST",
+    }
 
 
 def test_a_slash_after_an_unknown_path_is_still_not_found(client: AppClient) -> None:
     response = client.get("/no/such/path/", follow_redirects=False)
     assert response.status_code == 404
-    assert response.json() == {"error": "not_found", "detail": "Not Found"}
+    assert response.json()["error"] == "not_found"
+    assert response.json()["detail"].startswith("no such path: GET /no/such/path/ ")
 
 
 async def _everything(scope: Scope, receive: Receive, send: Send) -> None:

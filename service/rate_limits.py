@@ -1,0 +1,189 @@
+"""Per-client rates of what creates or computes: games, moves, analyses, computer moves.
+
+Each kind of request has a rate per client address, counted by the
+``limits`` package (a sliding window counter in this process's memory: two
+counters per client and kind, some 270 bytes measured, forgotten two windows
+after the client's last request). A request beyond its rate is answered 429
+``rate_limited`` with ``Retry-After`` before it costs anything more.
+
+The client is ``request.client.host``: the peer's address, or, behind a
+trusted reverse proxy that uvicorn's proxy-headers support is told about,
+the address the proxy reports. IPv6 clients are counted by their /64
+network, which one subscriber usually holds whole. Each process counts its
+own clients: N processes behind a balancer allow up to N times the rate.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, fields
+
+from fastapi import Request
+from limits import RateLimitItem, parse_many
+from limits.aio.storage import MemoryStorage
+from limits.aio.strategies import SlidingWindowCounterRateLimiter
+
+from .errors import RateLimitedError
+from .limits import RATE_ANALYSIS, RATE_COMPUTER, RATE_GAMES, RATE_MOVES, RATE_REPLAYS
+from .replays import metered
+
+__all__ = [
+    "OFF",
+    "RateLimiter",
+    "Rates",
+    "charge_replays",
+    "client_key",
+    "limited",
+    "parse_rate",
+]
+
+OFF = "off"
+"""The rate that turns a kind's limit off."""
+
+
+@dataclass(frozen=True)
+class Rates:
+    """The rate of each kind of request, in the ``limits`` notation (``"3000/minute"``,
+    ``"10/second;300/minute"``), or :data:`OFF`."""
+
+    games: str = RATE_GAMES
+    moves: str = RATE_MOVES
+    analysis: str = RATE_ANALYSIS
+    computer: str = RATE_COMPUTER
+    replays: str = RATE_REPLAYS
+
+    @classmethod
+    def off(cls) -> Rates:
+        """No limit on any kind (benchmarks, which play from one address at full speed)."""
+        return cls(**{field.name: OFF for field in fields(cls)})
+
+
+_WHAT = {
+    "games": "games created",
+    "moves": "moves and quits posted",
+    "analysis": "analyses asked",
+    "computer": "computer moves asked",
+    "replays": "stored moves replayed (games that had left the server's cache)",
+}
+
+
+def parse_rate(rate: str) -> list[RateLimitItem]:
+    """The limits of ``rate`` ([] for :data:`OFF`).
+
+    >>> [str(item) for item in parse_rate("10/second;300/minute")]
+    ['10 per 1 second', '300 per 1 minute']
+    >>> parse_rate("off")
+    []
+
+    Raises:
+        ValueError: ``rate`` is not in the notation.
+    """
+    if rate.strip().lower() == OFF:
+        return []
+    return list(parse_many(rate))
+
+
+def client_key(host: str | None) -> str:
+    """Whom a request is counted for: its address, an IPv6 one by its /64 network.
+
+    >>> client_key("192.0.2.7"), client_key("2001:db8::1"), client_key("::ffff:192.0.2.7")
+    ('192.0.2.7', '2001:db8::/64', '192.0.2.7')
+    """
+    if host is None:
+        return "unknown"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host  # A Unix socket's peer, or a test's name.
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{address}/64", strict=False))
+    return str(address)
+
+
+class RateLimiter:
+    """Counts each client's requests of each kind against :class:`Rates`.
+
+    Raises:
+        ValueError: a rate is not in the ``limits`` notation.
+    """
+
+    def __init__(self, rates: Rates) -> None:
+        self.rates = rates
+        self._items = {
+            field.name: parse_rate(getattr(rates, field.name)) for field in fields(rates)
+        }
+        self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+
+    async def hit(self, kind: str, client: str) -> None:
+        """Count one request of ``kind`` by ``client``.
+
+        Raises:
+            RateLimitedError: one of the kind's limits is reached (the limits before it
+                in ``rates`` counted the request).
+        """
+        for item in self._items[kind]:
+            if not await self._limiter.hit(item, kind, client):
+                reset, _ = await self._limiter.get_window_stats(item, kind, client)
+                raise self._refusal(kind, item, reset)
+
+    async def ensure_open(self, kind: str, client: str) -> None:
+        """Refuse ``client`` if one of the kind's limits has nothing left (counting nothing).
+
+        Raises:
+            RateLimitedError: a limit of the kind is used up.
+        """
+        for item in self._items[kind]:
+            reset, remaining = await self._limiter.get_window_stats(item, kind, client)
+            if remaining <= 0:
+                raise self._refusal(kind, item, reset)
+
+    async def charge(self, kind: str, client: str, cost: int) -> None:
+        """Count ``cost`` of ``kind`` for ``client``, as much of it as each limit has left."""
+        if cost <= 0:
+            return
+        for item in self._items[kind]:
+            _, remaining = await self._limiter.get_window_stats(item, kind, client)
+            if remaining > 0:
+                await self._limiter.hit(item, kind, client, cost=min(cost, remaining))
+
+    @staticmethod
+    def _refusal(kind: str, item: RateLimitItem, reset: float) -> RateLimitedError:
+        """The error of a limit reached, with the whole seconds until its window lets one in."""
+        wait = max(1, math.ceil(reset - time.time()))
+        return RateLimitedError(
+            f"too many {_WHAT[kind]} from your address: at most {item}; try again in {wait} s",
+            wait,
+        )
+
+
+def limited(kind: str) -> Callable[[Request], Awaitable[None]]:
+    """A route dependency that counts the request as one of ``kind`` for its client."""
+
+    async def count(request: Request) -> None:
+        limiter: RateLimiter = request.app.state.rate_limiter
+        await limiter.hit(kind, client_key(request.client.host if request.client else None))
+
+    count.__name__ = f"rate_limit_{kind}"
+    return count
+
+
+async def charge_replays(request: Request) -> AsyncIterator[None]:
+    """A route dependency: refuse a client whose replays are used up, then charge this request's.
+
+    The request's replayed moves (:mod:`connect_four.service.replays`) are
+    charged when it ends, refused or not: a move refused after its game
+    was replayed cost the replay all the same.
+    """
+    limiter: RateLimiter = request.app.state.rate_limiter
+    client = client_key(request.client.host if request.client else None)
+    await limiter.ensure_open("replays", client)
+    meter = metered()
+    try:
+        yield
+    finally:
+        await limiter.charge("replays", client, meter[0])
