@@ -33,7 +33,7 @@ from .errors import ColumnFullError
 from .rules import Rules
 from .validate import check_on_board
 
-__all__ = ["Layout", "Position", "compile_function", "layout"]
+__all__ = ["Layout", "Position", "compile_function", "layout", "non_losing_cells"]
 
 Bitboard: TypeAlias = int
 """A set of cells, one bit per cell in the layout drawn above."""
@@ -197,6 +197,32 @@ def layout(rules: Rules) -> Layout:
     )
 
 
+# --- Threat pruning ----------------------------------------------------------
+
+
+def non_losing_cells(possible: Bitboard, threats: Bitboard) -> Bitboard:
+    """The cells of ``possible`` that do not let the opponent win at once; 0 if none.
+
+    The one rule of threat pruning, which both searches apply at every node
+    (``engine/_native_search.h`` mirrors it; tests/test_native_mirror.py
+    compares). ``threats`` are the opponent's winning cells. When two of
+    them are playable now, nothing saves the game; when one is, it must be
+    blocked; and a cell just below a threat is never played, since it would
+    offer that cell to the opponent.
+
+    >>> bin(non_losing_cells(0b1000_0001, 0b0000_0010))  # not below the threat
+    '0b10000000'
+    >>> non_losing_cells(0b1000_0001, 0b1000_0001)  # two threats at once
+    0
+    """
+    forced = possible & threats
+    if forced:
+        if forced & (forced - 1):  # more than one bit: two threats
+            return 0
+        possible = forced
+    return possible & ~(threats >> 1)
+
+
 # --- Position --------------------------------------------------------------
 
 
@@ -327,19 +353,10 @@ class Position:
     def non_losing_moves(self) -> Bitboard:
         """The moves (as cells) that do not let the opponent win at once.
 
-        Only meaningful when the player to move cannot win now. When the
-        opponent threatens to win in two places, nothing saves the game and
-        the result is 0. Otherwise a threat must be blocked, and a move just
-        below an opponent's winning cell is out: it would offer that cell.
+        Only meaningful when the player to move cannot win now. The rule is
+        :func:`non_losing_cells`, the searches' own.
         """
-        possible = self.possible()
-        threats = self.opponent_winning_cells()
-        forced = possible & threats
-        if forced:
-            if forced & (forced - 1):  # more than one bit: two threats
-                return 0
-            possible = forced
-        return possible & ~(threats >> 1)
+        return non_losing_cells(self.possible(), self.opponent_winning_cells())
 
     def non_losing_columns(self) -> list[int]:
         """The columns of :meth:`non_losing_moves`, left to right."""

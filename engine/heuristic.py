@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from .bitboard import Layout, Position, compile_function, layout
+from .bitboard import Layout, Position, compile_function, layout, non_losing_cells
 from .budget import CHECK_EVERY, BudgetedSearch
 from .rules import Rules
 from .score import win_score
@@ -108,6 +108,7 @@ class Heuristic(BudgetedSearch):
         lay = self.layout
         owner = self
         winning_cells = lay.winning_cells
+        non_losing = non_losing_cells
         bottom, board = lay.bottom_mask, lay.board_mask
         ordered_columns = tuple(lay.column_masks[c] for c in lay.centre_first)
         window_score = _window_score(lay)
@@ -142,12 +143,7 @@ class Heuristic(BudgetedSearch):
                 return WIN - moves
             opponent = current ^ mask
             theirs = winning_cells(opponent, mask)
-            forced = possible & theirs
-            if forced:
-                if forced & (forced - 1):
-                    return moves + 1 - WIN
-                possible = forced
-            possible &= ~(theirs >> 1)
+            possible = non_losing(possible, theirs)
             if not possible:
                 return moves + 1 - WIN
             if depth <= 0:
