@@ -11,8 +11,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from .bitboard import Layout, Position, compile_function, layout, non_losing_cells
+from .bitboard import Layout, Position, layout, non_losing_cells
 from .budget import CHECK_EVERY, BudgetedSearch
+from .lines import compile_function
 from .rules import Rules
 from .score import win_score
 
