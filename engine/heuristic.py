@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from .bitboard import Layout, Position, layout, non_losing_cells
 from .budget import CHECK_EVERY, BudgetedSearch
-from .lines import compile_function
+from .lines import bit_steps, compile_function
 from .rules import Rules
 from .score import win_score
 
@@ -49,7 +49,7 @@ def _window_score_source(lay: Layout) -> str:
         return "\n".join(lines) + "\n"
     lines.append(f"    f = {lay.board_mask} & ~o")
     lines.append("    total = 0")
-    for d in (1, lay.height, lay.height + 1, lay.height - 1):
+    for d in bit_steps(lay.height):
         windows = " & ".join(["f"] + [f"(f >> {j * d})" for j in range(1, k)])
         lines.append(f"    w = {windows}")
         lines.append("    if w:")

@@ -30,7 +30,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-__all__ = ["DIRECTIONS", "bit_functions", "compile_function", "grid_steps", "winning_lines"]
+__all__ = [
+    "DIRECTIONS",
+    "bit_functions",
+    "bit_steps",
+    "compile_function",
+    "grid_steps",
+    "winning_lines",
+]
 
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (-1, 1))
 """The four lines as ``(row step, column step)``, row 0 at the bottom:
@@ -46,7 +53,7 @@ def compile_function(source: str, name: str) -> Callable[..., object]:
     return function
 
 
-def _steps(height: int) -> tuple[int, ...]:
+def bit_steps(height: int) -> tuple[int, ...]:
     """The bit step of each of :data:`DIRECTIONS`: one row is 1, one column ``height``."""
     return tuple(row + column * height for row, column in DIRECTIONS)
 
@@ -72,7 +79,7 @@ def _winning_cells_source(height: int, connect: int, board: int) -> str:
         lines.append(f"    return {board} & ~mask")
         return "\n".join(lines) + "\n"
     terms: list[str] = []
-    for n, ((_, column_step), d) in enumerate(zip(DIRECTIONS, _steps(height), strict=True)):
+    for n, ((_, column_step), d) in enumerate(zip(DIRECTIONS, bit_steps(height), strict=True)):
         if column_step == 0:  # up: k - 1 stones directly below
             terms.append("(" + " & ".join(f"(p << {j * d})" for j in range(1, k)) + ")")
             continue
@@ -110,7 +117,7 @@ def _chain_starts_lines(step: int, connect: int) -> list[str]:
 def _has_chain_source(height: int, connect: int) -> str:
     """Python source of ``has_chain(p)``: whether ``p`` holds a chain, for one shape."""
     lines = ["def has_chain(p):"]
-    for step in _steps(height):
+    for step in bit_steps(height):
         lines += _chain_starts_lines(step, connect)
         lines.append("    if m:")
         lines.append("        return True")
