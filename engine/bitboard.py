@@ -30,10 +30,11 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from .errors import ColumnFullError
+from .lines import bit_functions
 from .rules import Rules
 from .validate import check_on_board
 
-__all__ = ["Layout", "Position", "compile_function", "layout"]
+__all__ = ["Layout", "Position", "layout", "non_losing_cells"]
 
 Bitboard: TypeAlias = int
 """A set of cells, one bit per cell in the layout drawn above."""
@@ -79,91 +80,12 @@ class Layout:
     """``has_chain(stones)``: whether ``stones`` hold a chain long enough to win."""
 
 
-def _directions(height: int) -> tuple[int, int, int, int]:
-    """The shifts of the four lines: up, right, up-right, down-right."""
-    return (1, height, height + 1, height - 1)
-
-
-def _winning_cells_source(height: int, connect: int, board: int) -> str:
-    """Python source of ``winning_cells`` unrolled for one shape and chain length.
-
-    For each line direction ``d`` the empty cell ``e`` completes a chain when
-    for some split ``a + b = connect - 1`` the ``a`` cells before it
-    (``e - d .. e - a*d``) and the ``b`` cells after it are all stones.
-    ``before[a]`` and ``after[b]`` are built by ANDing one more shift at a
-    time, so each direction costs ``3 * (connect - 1)`` operations. A chain
-    that would wrap around a column edge always crosses a sentinel bit, which
-    is 0, so it never counts. Vertically only the stones below an empty cell
-    can exist, so only ``before`` is needed.
-    """
-    k = connect
-    lines = [
-        "def winning_cells(stones, mask):",
-        "    p = stones",
-    ]
-    if k == 1:
-        lines.append(f"    return {board} & ~mask")
-        return "\n".join(lines) + "\n"
-    terms: list[str] = []
-    # Up: k - 1 stones directly below.
-    below = " & ".join(f"(p << {j})" for j in range(1, k))
-    terms.append(f"({below})")
-    for n, d in enumerate(_directions(height)[1:]):
-        lines.append(f"    a{n}_1 = p << {d}")
-        lines.append(f"    b{n}_1 = p >> {d}")
-        for j in range(2, k):
-            lines.append(f"    a{n}_{j} = a{n}_{j - 1} & (p << {j * d})")
-            lines.append(f"    b{n}_{j} = b{n}_{j - 1} & (p >> {j * d})")
-        terms.append(f"a{n}_{k - 1}")
-        terms.append(f"b{n}_{k - 1}")
-        for a in range(1, k - 1):
-            terms.append(f"(a{n}_{a} & b{n}_{k - 1 - a})")
-    lines.append("    r = " + " | ".join(terms))
-    lines.append(f"    return r & ({board} ^ mask)")
-    return "\n".join(lines) + "\n"
-
-
-def _has_chain_source(height: int, connect: int) -> str:
-    """Python source of ``has_chain`` unrolled for one shape and chain length.
-
-    ``m & (m >> L*d)`` turns "starts a run of L" into "starts a run of 2L";
-    a last step with a shift of ``(connect - L) * d`` (at most L) reaches
-    exactly ``connect``. Runs cannot wrap: a sentinel bit breaks them.
-    """
-    lines = ["def has_chain(p):"]
-    if connect == 1:
-        lines.append("    return p != 0")
-        return "\n".join(lines) + "\n"
-    for d in _directions(height):
-        lines.append("    m = p")
-        run = 1
-        while 2 * run <= connect:
-            lines.append(f"    m &= m >> {run * d}")
-            run *= 2
-        if run < connect:
-            lines.append(f"    m &= m >> {(connect - run) * d}")
-        lines.append("    if m:")
-        lines.append("        return True")
-    lines.append("    return False")
-    return "\n".join(lines) + "\n"
-
-
-def compile_function(source: str, name: str) -> Callable[..., object]:
-    """Compile generated source and return the function it defines (for the searches too)."""
-    namespace: dict[str, object] = {}
-    exec(compile(source, f"<generated {name}>", "exec"), namespace)  # noqa: S102
-    function = namespace[name]
-    assert callable(function)
-    return function
-
-
 @functools.lru_cache(maxsize=64)
 def layout(rules: Rules) -> Layout:
     """The :class:`Layout` of ``rules``, built once and then cached.
 
-    The two bit functions are generated as straight-line Python for this
-    board height and chain length: in CPython that is about three times
-    faster than looping over shifts, and they run at every search node.
+    The two bit functions are those of :mod:`connect_four.engine.lines`, where the
+    rule of winning is written once.
 
     >>> lay = layout(Rules(rows=1, columns=4, connect=2))
     >>> bin(lay.board_mask)
@@ -180,8 +102,7 @@ def layout(rules: Rules) -> Layout:
     board = bottom * ((1 << rows) - 1)
     centre = (columns - 1) / 2
     centre_first = tuple(sorted(range(columns), key=lambda c: (abs(c - centre), c)))
-    winning = compile_function(_winning_cells_source(height, connect, board), "winning_cells")
-    chain = compile_function(_has_chain_source(height, connect), "has_chain")
+    winning_cells, has_chain = bit_functions(rows, columns, connect)
     return Layout(
         rules=rules,
         height=height,
@@ -192,9 +113,35 @@ def layout(rules: Rules) -> Layout:
         bottom_masks=bottom_masks,
         top_masks=top_masks,
         centre_first=centre_first,
-        winning_cells=winning,  # type: ignore[arg-type]
-        has_chain=chain,  # type: ignore[arg-type]
+        winning_cells=winning_cells,
+        has_chain=has_chain,
     )
+
+
+# --- Threat pruning ----------------------------------------------------------
+
+
+def non_losing_cells(possible: Bitboard, threats: Bitboard) -> Bitboard:
+    """The cells of ``possible`` that do not let the opponent win at once; 0 if none.
+
+    The one rule of threat pruning, which both searches apply at every node
+    (``engine/_native_search.h`` mirrors it; tests/test_native_mirror.py
+    compares). ``threats`` are the opponent's winning cells. When two of
+    them are playable now, nothing saves the game; when one is, it must be
+    blocked; and a cell just below a threat is never played, since it would
+    offer that cell to the opponent.
+
+    >>> bin(non_losing_cells(0b1000_0001, 0b0000_0010))  # not below the threat
+    '0b10000000'
+    >>> non_losing_cells(0b1000_0001, 0b1000_0001)  # two threats at once
+    0
+    """
+    forced = possible & threats
+    if forced:
+        if forced & (forced - 1):  # more than one bit: two threats
+            return 0
+        possible = forced
+    return possible & ~(threats >> 1)
 
 
 # --- Position --------------------------------------------------------------
@@ -327,19 +274,10 @@ class Position:
     def non_losing_moves(self) -> Bitboard:
         """The moves (as cells) that do not let the opponent win at once.
 
-        Only meaningful when the player to move cannot win now. When the
-        opponent threatens to win in two places, nothing saves the game and
-        the result is 0. Otherwise a threat must be blocked, and a move just
-        below an opponent's winning cell is out: it would offer that cell.
+        Only meaningful when the player to move cannot win now. The rule is
+        :func:`non_losing_cells`, the searches' own.
         """
-        possible = self.possible()
-        threats = self.opponent_winning_cells()
-        forced = possible & threats
-        if forced:
-            if forced & (forced - 1):  # more than one bit: two threats
-                return 0
-            possible = forced
-        return possible & ~(threats >> 1)
+        return non_losing_cells(self.possible(), self.opponent_winning_cells())
 
     def non_losing_columns(self) -> list[int]:
         """The columns of :meth:`non_losing_moves`, left to right."""

@@ -39,6 +39,7 @@ from .errors import (
     RulesError,
     UndecidedBoardError,
 )
+from .lines import grid_steps, winning_lines
 from .rules import Rules
 
 __all__ = [
@@ -64,9 +65,8 @@ PIECES = "AB"
 EMPTY = "X"
 NO_WINNER = "X"
 
-# The four directions of a line as (row step, column step), row 0 at the
-# bottom: across, up, up-right and down-right.
-_DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (-1, 1))
+_BORDER = "#"
+"""What lies around the board in the grid that winning_lines walks: no player's."""
 
 
 # === The check ===
@@ -446,26 +446,23 @@ def _winning_cores(
     positions L - connect to connect - 1 along the run. A run of 2 * connect
     or more has an empty core: two of its chains share no piece.
     """
-    rows, columns, connect = rules.rows, rules.columns, rules.connect
-
-    def owner(row: int, column: int) -> str | None:
-        if 0 <= row < rows and 0 <= column < columns and row < len(stacks[column]):
-            return stacks[column][row]
-        return None
-
-    cores = []
+    connect = rules.connect
+    # The board as a grid with a border all round, as winning_lines walks it.
+    width = rules.columns + 2
+    grid = [_BORDER] * ((rules.rows + 2) * width)
     for column, stack in enumerate(stacks):
         for row, piece in enumerate(stack):
-            if piece != player:
-                continue
-            for row_step, column_step in _DIRECTIONS:
-                if owner(row - row_step, column - column_step) == player:
-                    continue  # Not the start of the run.
-                run = [(row, column)]
-                r, c = row + row_step, column + column_step
-                while owner(r, c) == player:
-                    run.append((r, c))
-                    r, c = r + row_step, c + column_step
-                if len(run) >= connect:
-                    cores.append(frozenset(run[len(run) - connect : connect]))
+            grid[(row + 1) * width + column + 1] = piece
+    steps = grid_steps(width)
+    # Each run is found from each of its pieces; a dict keeps it once, in order.
+    runs: dict[range, None] = {}
+    for column, stack in enumerate(stacks):
+        for row, piece in enumerate(stack):
+            if piece == player:
+                for run in winning_lines(grid, (row + 1) * width + column + 1, steps, connect):
+                    runs[run] = None
+    cores = []
+    for run in runs:
+        cells = [(index // width - 1, index % width - 1) for index in run]
+        cores.append(frozenset(cells[len(cells) - connect : connect]))
     return cores

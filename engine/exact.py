@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from .accelerator import NARROW_BITS, Backend, pick_accelerator
-from .bitboard import Layout, Position, layout
+from .bitboard import Layout, Position, layout, non_losing_cells
 from .budget import BudgetedSearch
 from .database import Database, database_for
 from .errors import GameOverError, SearchAborted, UnsupportedGameError
@@ -343,6 +343,7 @@ class Solver(BudgetedSearch):
         )
         offset = table.offset
         winning_cells = lay.winning_cells
+        non_losing = non_losing_cells
         bottom, board = lay.bottom_mask, lay.board_mask
         cells = lay.rules.cells
         ordered_columns = tuple(lay.column_masks[c] for c in lay.centre_first)
@@ -364,15 +365,9 @@ class Solver(BudgetedSearch):
                     return known
             # The bounds below are win_score() written out: this is the
             # hottest loop, where a function call per node shows.
-            possible = (mask + bottom) & board
-            forced = possible & threats
-            if forced:
-                if forced & (forced - 1):
-                    return -((cells - moves) // 2)  # two threats: lost next move
-                possible = forced
-            possible &= ~(threats >> 1)  # never play just below a threat
+            possible = non_losing((mask + bottom) & board, threats)
             if not possible:
-                return -((cells - moves) // 2)
+                return -((cells - moves) // 2)  # lost at the opponent's next move
             if moves >= cells - 2:
                 return 0
             lowest = -((cells - 2 - moves) // 2)  # the opponent cannot win next

@@ -17,6 +17,7 @@ from .errors import (
     PlayerNotActiveError,
     RulesError,
 )
+from .lines import grid_steps, winning_lines
 from .rules import Rules
 from .validate import check_on_board, is_int
 
@@ -165,9 +166,9 @@ class Game:
             start = (row + 1) * width + 1
             self._cells[start : start + columns] = [_EMPTY] * columns
         self._heights: list[int] = [0] * columns
-        # Index steps of the four lines through a cell: across, up, and the
-        # two diagonals. Each is walked both ways from the last marker.
-        self._steps = (1, width, width + 1, width - 1)
+        # Index steps of the four lines through a cell (engine/lines.py).
+        self._steps = grid_steps(width)
+        self._connect = self.rules.connect
         self._history: list[Move] = []
         self._active: list[bool] = [True] * players
         self._to_move: Player = 0
@@ -442,9 +443,9 @@ class Game:
         index = (row + 1) * self._width + column + 1
         self._cells[index] = move.player
         self._drops += 1
-        cells = self._winning_cells(index)
-        if cells:
-            self._outcome = Outcome(Status.WON, move.player, cells)
+        lines = winning_lines(self._cells, index, self._steps, self._connect)
+        if lines:
+            self._outcome = Outcome(Status.WON, move.player, self._cells_of(lines))
         elif self._drops == self._cell_count:
             self._outcome = Outcome(Status.DRAWN)
         else:
@@ -458,31 +459,10 @@ class Game:
                 return candidate
         raise AssertionError("a game in progress has at least two players")
 
-    def _winning_cells(self, index: int) -> frozenset[Cell]:
-        """Cells of every line through the marker at ``index`` long enough to win.
-
-        Only the lines through the new marker can have changed, so only the
-        four directions through it are walked, each both ways; the cells are
-        listed only when a line is long enough.
-        """
-        cells = self._cells
-        owner = cells[index]
-        need = self.rules.connect
-        winning: frozenset[Cell] = frozenset()
-        for step in self._steps:
-            ahead = index + step
-            while cells[ahead] == owner:
-                ahead += step
-            behind = index - step
-            while cells[behind] == owner:
-                behind -= step
-            # ahead and behind stop one cell past each end of the line.
-            if (ahead - behind) // step - 1 >= need:
-                width = self._width
-                winning = winning.union(
-                    (i // width - 1, i % width - 1) for i in range(behind + step, ahead, step)
-                )
-        return winning
+    def _cells_of(self, lines: list[range]) -> frozenset[Cell]:
+        """The cells at the indexes of ``lines``."""
+        width = self._width
+        return frozenset((i // width - 1, i % width - 1) for line in lines for i in line)
 
     def _check_column(self, column: Column) -> None:
         check_on_board(column, self.rules.columns)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from .bitboard import Layout, Position, compile_function, layout
+from .bitboard import Layout, Position, layout, non_losing_cells
 from .budget import CHECK_EVERY, BudgetedSearch
+from .lines import bit_steps, compile_function
 from .rules import Rules
 from .score import win_score
 
@@ -48,7 +49,7 @@ def _window_score_source(lay: Layout) -> str:
         return "\n".join(lines) + "\n"
     lines.append(f"    f = {lay.board_mask} & ~o")
     lines.append("    total = 0")
-    for d in (1, lay.height, lay.height + 1, lay.height - 1):
+    for d in bit_steps(lay.height):
         windows = " & ".join(["f"] + [f"(f >> {j * d})" for j in range(1, k)])
         lines.append(f"    w = {windows}")
         lines.append("    if w:")
@@ -108,6 +109,7 @@ class Heuristic(BudgetedSearch):
         lay = self.layout
         owner = self
         winning_cells = lay.winning_cells
+        non_losing = non_losing_cells
         bottom, board = lay.bottom_mask, lay.board_mask
         ordered_columns = tuple(lay.column_masks[c] for c in lay.centre_first)
         window_score = _window_score(lay)
@@ -142,12 +144,7 @@ class Heuristic(BudgetedSearch):
                 return WIN - moves
             opponent = current ^ mask
             theirs = winning_cells(opponent, mask)
-            forced = possible & theirs
-            if forced:
-                if forced & (forced - 1):
-                    return moves + 1 - WIN
-                possible = forced
-            possible &= ~(theirs >> 1)
+            possible = non_losing(possible, theirs)
             if not possible:
                 return moves + 1 - WIN
             if depth <= 0:

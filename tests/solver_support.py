@@ -1,8 +1,9 @@
-"""What the solver tests share: the backend fixture and the Pons sample."""
+"""What the solver tests share: the backend fixture, the Pons sample, random quiet positions."""
 
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,10 @@ from connect_four.engine.accelerator import (
     accelerator,
     wide_accelerator,
 )
+from connect_four.engine.bitboard import Position
+from connect_four.engine.convert import to_position
+from connect_four.engine.game import Game
+from connect_four.engine.rules import Rules
 
 SAMPLE = Path(__file__).parent / "data" / "pons_sample.txt"
 
@@ -95,3 +100,33 @@ class SteppingClock:
     def monotonic(self) -> float:
         self.now += self.step
         return self.now
+
+
+def quiet_position(rules: Rules, rng: random.Random, empty: int) -> Position | None:
+    """A position with ``empty`` empty cells, reached by random moves that end nothing.
+
+    Random play on a wide board with a short chain is almost always won long
+    before the board fills up; here a move that wins is never played, and a
+    dead end (every move wins) takes back moves until another way opens.
+    None if that costs more than a few plays a cell.
+    """
+    game = Game(rules)
+    plays = 0
+
+    def extend() -> bool:
+        nonlocal plays
+        if rules.cells - len(game.moves) <= empty:
+            return True
+        columns = game.legal_moves()
+        rng.shuffle(columns)
+        for column in columns:
+            plays += 1
+            if plays > 10 * rules.cells:
+                return False
+            game.play(column)
+            if not game.is_over() and extend():
+                return True
+            game.pop()
+        return False
+
+    return to_position(game) if extend() else None

@@ -19,6 +19,7 @@ from solver_support import (
     SteppingClock,
     backend,
     pons_sample,
+    quiet_position,
     require_accelerator,
     require_wide_accelerator,
 )
@@ -141,36 +142,6 @@ def _random_position(rules: Rules, rng: random.Random, most_empty: int) -> Posit
     return to_position(game)
 
 
-def _quiet_position(rules: Rules, rng: random.Random, empty: int) -> Position | None:
-    """A position with ``empty`` empty cells, reached by random moves that end nothing.
-
-    Random play on a wide board with a short chain is almost always won long
-    before the board fills up; here a move that wins is never played, and a
-    dead end (every move wins) takes back moves until another way opens.
-    None if that costs more than a few plays a cell.
-    """
-    game = Game(rules)
-    plays = 0
-
-    def extend() -> bool:
-        nonlocal plays
-        if rules.cells - len(game.moves) <= empty:
-            return True
-        columns = game.legal_moves()
-        rng.shuffle(columns)
-        for column in columns:
-            plays += 1
-            if plays > 10 * rules.cells:
-                return False
-            game.play(column)
-            if not game.is_over() and extend():
-                return True
-            game.pop()
-        return False
-
-    return to_position(game) if extend() else None
-
-
 def _wide_positions(
     rng: random.Random, count: int, most_empty: int
 ) -> list[tuple[Rules, Position]]:
@@ -182,7 +153,7 @@ def _wide_positions(
     found: list[tuple[Rules, Position]] = []
     for _ in range(20 * count):  # a bound, never reached with the seeds used
         rules = _random_wide_rules(rng)
-        position = _quiet_position(rules, rng, rng.randint(4, most_empty))
+        position = quiet_position(rules, rng, rng.randint(4, most_empty))
         if position is not None and not position.can_win_next():
             found.append((rules, position))
             if len(found) == count:
@@ -387,7 +358,7 @@ def test_boards_at_the_64_and_128_bit_boundaries_agree(rules: Rules) -> None:
     rng = random.Random(str(rules))
     compared = 0
     for _ in range(100):  # a bound, never reached
-        position = _quiet_position(rules, rng, rng.randint(2, 14))
+        position = quiet_position(rules, rng, rng.randint(2, 14))
         if position is None:
             continue
         for node_limit in (None, 700):
@@ -414,7 +385,7 @@ def test_the_compiled_winning_cells_agree_with_the_layout_on_wide_boards() -> No
     rng = random.Random(4)
     for _ in range(200):
         rules = _random_wide_rules(rng)
-        position = _quiet_position(rules, rng, rng.randrange(rules.cells))
+        position = quiet_position(rules, rng, rng.randrange(rules.cells))
         if position is None:
             continue
         search = Solver(rules, backend="native", table_size=257)._native_search

@@ -1,7 +1,8 @@
 """The browser page at ``/``: its files, from ``service/static``.
 
-The page is plain HTML, CSS and JavaScript modules shipped in the package:
-no build step, nothing fetched from elsewhere. Every file is answered with a
+The page is plain HTML, CSS and JavaScript modules shipped in the package,
+and one module made from the service's limits (``limits.js``): no build
+step, nothing fetched from elsewhere. Every file is answered with a
 Content-Security-Policy that allows scripts, styles, images and requests
 from this service only, and no inline script at all, so a player's name
 that holds markup can never run.
@@ -14,9 +15,10 @@ from pathlib import Path
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import Response
 
+from .. import limits
 from ..schemas import error_responses
 
-__all__ = ["CONTENT_SECURITY_POLICY", "STATIC_FILES", "router"]
+__all__ = ["CONTENT_SECURITY_POLICY", "PAGE_LIMITS", "STATIC_FILES", "router"]
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -34,12 +36,25 @@ _MEDIA_TYPES = {
 
 _STATIC = Path(__file__).resolve().parents[1] / "static"
 
+PAGE_LIMITS = {"MAX_ANALYSIS_SIZE": limits.MAX_ANALYSIS_SIZE}
+"""The service's limits that the page applies before it asks, by name: the page
+imports them from ``/static/limits.js``, made here, so they are never written twice."""
+
+
+def _limits_module() -> bytes:
+    """``limits.js``: :data:`PAGE_LIMITS` as a JavaScript module."""
+    lines = ["// The service's limits (service/limits.py), made by service/routers/page.py."]
+    lines += [f"export const {name} = {value!r};" for name, value in PAGE_LIMITS.items()]
+    return "\n".join(lines).encode() + b"\n"
+
+
 STATIC_FILES: dict[str, tuple[bytes, str]] = {
     entry.name: (entry.read_bytes(), _MEDIA_TYPES[suffix])
     for entry in _STATIC.iterdir()
     if (suffix := entry.suffix) in _MEDIA_TYPES
-}
-"""Every file of the page, by name, read once at import: its bytes and media type."""
+} | {"limits.js": (_limits_module(), _MEDIA_TYPES[".js"])}
+"""Every file of the page, by name, read (or, for ``limits.js``, made) once at
+import: its bytes and media type."""
 
 _HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,

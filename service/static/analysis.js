@@ -3,6 +3,7 @@
 
 import { Refused, Unreachable, request } from "./api.js";
 import { Board, COLOURS, MARKERS, parseMoves } from "./board.js";
+import { MAX_ANALYSIS_SIZE } from "./limits.js";
 import { $, announce, clearNotice, moveList, notice, setActions, setStatus, showView } from "./ui.js";
 
 const UNAVAILABLE = "Analysis unavailable: this service does not score positions (yet).";
@@ -161,5 +162,5 @@ export class AnalysisView {
 
 function clampSize(text, fallback) {
   const value = Number(text);
-  return Number.isInteger(value) && value >= 1 && value <= 16 ? value : fallback;
+  return Number.isInteger(value) && value >= 1 && value <= MAX_ANALYSIS_SIZE ? value : fallback;
 }

@@ -6,9 +6,10 @@ export const MARKERS = ["X", "O"];
 export const COLOURS = ["red", "yellow"];
 
 export class Board {
-  constructor(rows, columns) {
+  constructor(rows, columns, connect = CONNECT) {
     this.rows = rows;
     this.columns = columns;
+    this.connect = connect;
     this.entries = [];                // {player: 0|1, column: int|null} (null: a quit)
     this.heights = new Array(columns).fill(0);
     this.cells = new Array(rows * columns).fill(-1);  // row 0 at the bottom
@@ -43,6 +44,8 @@ export class Board {
     this.winner = 1 - player;
   }
 
+  // The cells of every line through (row, column) of at least `connect` of the player's discs.
+  // The rule of engine/lines.py (winning_lines); tests/test_page_board_mirror.py compares them.
   lineThrough(row, column, player) {
     const found = [];
     for (const [dr, dc] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
@@ -55,13 +58,13 @@ export class Board {
           r += sign * dr; c += sign * dc;
         }
       }
-      if (run.length >= CONNECT) found.push(...run);
+      if (run.length >= this.connect) found.push(...run);
     }
     return found;
   }
 
-  static replay(rows, columns, moves) {
-    const board = new Board(rows, columns);
+  static replay(rows, columns, moves, connect = CONNECT) {
+    const board = new Board(rows, columns, connect);
     for (const column of moves) board.play(column);
     return board;
   }

@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from playwright.sync_api import Page, expect
 
 from browser.browser_support import AppServer, column, engine_scores, shown, status, wait_for_discs
+from connect_four.service.limits import MAX_ANALYSIS_SIZE
 from connect_four.service.main import create_app
 
 pytestmark = pytest.mark.slow
@@ -119,3 +120,17 @@ def test_without_analysis_the_page_says_so_and_the_board_still_works(
             "Analysis unavailable: this service does not score positions (yet)."
         )
         page.close()
+
+
+def test_the_board_sizes_the_page_takes_are_the_services_limit(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    largest = MAX_ANALYSIS_SIZE  # the service's own limit, which the page reads from it
+    page = new_page()
+    page.goto(service + f"/#analysis=&r={largest}&c={largest + 1}&moves=")
+    expect(page.locator("#title")).to_have_text(
+        f"Analysis board, {largest} rows × 7 columns"  # too many columns: the default
+    )
+    page.goto(service + f"/#analysis=&r={largest + 1}&c={largest}&moves=")
+    page.reload()
+    expect(page.locator("#title")).to_have_text(f"Analysis board, 6 rows × {largest} columns")
