@@ -277,7 +277,8 @@ class LiveGame {
   showInvite() {
     const invite = this.side >= 0 && JSON.parse(stored(inviteKey(this.gameId)) || "null");
     this.invite = Boolean(invite);
-    $("invite").hidden = !invite;
+    this.inviteFolded = this.friendMoved;
+    $("invite").hidden = !invite || this.board.over;
     if (invite) {
       $("invite-name").textContent = invite.friend;
       $("invite-link").value = invite.link;
@@ -323,7 +324,8 @@ class LiveGame {
     if (this.invite && this.board.over) $("invite").hidden = true;
   }
 
-  get myTurn() { return !this.board.over && this.board.toMove === this.side && !this.sending; }
+  // No board yet (loading), or none at all (the game could not be shown): nothing to play.
+  get myTurn() { return Boolean(this.board) && !this.board.over && this.board.toMove === this.side && !this.sending; }
 
   turnText() {
     const next = this.board.toMove;
@@ -471,7 +473,7 @@ class ComputerGame {
     history.replaceState(null, "", fragment({ computer: this.level, r: this.board.rows, c: this.board.columns, you: this.you, moves: this.board.columnsPlayed.join(",") }));
   }
 
-  get myTurn() { return !this.board.over && this.board.toMove === this.you && !this.thinking; }
+  get myTurn() { return Boolean(this.board) && !this.board.over && this.board.toMove === this.you && !this.thinking; }
 
   draw() {
     boardView.draw(this.board, { enabled: this.myTurn });

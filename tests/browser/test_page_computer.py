@@ -133,5 +133,6 @@ def test_an_edited_address_is_said_in_words(
         "This address is no game against the computer: " + said
     )
     expect(page.locator("#board-area")).to_be_hidden()
+    page.keyboard.press("3")  # no board, nothing to drop into (and no error either)
     page.locator("#notice").get_by_role("button", name="New game").click()
     expect(page.get_by_role("button", name="Start")).to_be_visible()

@@ -106,6 +106,7 @@ def test_an_error_page_keeps_nothing_of_the_game_shown_before(
     expect(status(page)).to_have_text("ann's turn (X, red).")
     page.goto(f"{service}/#watch=")
     expect_only_the_notice(page, "This link names no game: it needs a game id after “=”.")
+    page.keyboard.press("3")  # no board, nothing to drop into (and no error either)
     assert page.title() == "Connect Four"  # not "Loading the game…"
 
 
