@@ -88,6 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     except PlayAborted as error:
         print(f"{program_name()}: {error}", file=sys.stderr)
         return 1
+    except UsageError as error:
+        # An option only the service's answer shows to be wrong (--join's --rows).
+        print(f"connect.py: error: {error}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         # A second Ctrl-C while we shut down must not end in a traceback.
         from connect_four.terminal.streams import ignore_interrupts  # deferred: start-up speed

@@ -37,7 +37,7 @@ SCORES = "scores"
 HELP = "help"
 _KEYS = {"u": UNDO, "q": QUIT, "?": HINT, "??": SCORES, "h": HELP}
 
-INTRODUCTION = "Commands: u undo, q quit, ? hint, h help."
+INTRODUCTION = "Commands: u undo, q quit, ? hint, ?? scores, h help."
 HELP_TEXT = "\n".join(
     [
         "Type a column number to drop your disc there, or a command:",

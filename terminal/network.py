@@ -51,6 +51,7 @@ __all__ = [
     "parse_join_url",
     "parse_watch_url",
     "printable",
+    "is_shown_safely",
 ]
 
 MAX_RESPONSE_BYTES = 1 << 20
@@ -72,6 +73,25 @@ _TRANSIENT_STATUSES = frozenset({408, 429, 502, 503, 504})
 _MAX_DETAIL = 200
 
 
+_EMOJI_FORMAT = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xE0020, 0xE0080)))
+"""Invisible characters that are parts of emoji and names, not printable to ``str.isprintable``:
+the zero-width joiners (in "👩\u200d🚀") and the tags of flags such as Scotland's. None moves
+the cursor, clears or rings: they reach a terminal as they are."""
+
+
+def _shown(char: str) -> bool:
+    return char.isprintable() or char in _EMOJI_FORMAT
+
+
+def is_shown_safely(text: str) -> bool:
+    """Whether ``text`` can reach a terminal as it is: printable, or parts of emoji.
+
+    >>> is_shown_safely("\U0001f469\u200d\U0001f680 Zo\u00eb"), is_shown_safely("a\x1b[2J")
+    (True, False)
+    """
+    return all(_shown(char) for char in text)
+
+
 def printable(text: str, limit: int = _MAX_DETAIL) -> str:
     """``text`` cut to ``limit`` characters, anything unprintable shown as ``?``.
 
@@ -81,7 +101,7 @@ def printable(text: str, limit: int = _MAX_DETAIL) -> str:
     >>> printable("bad\\x1b[2Jmove")
     'bad?[2Jmove'
     """
-    shown = "".join(char if char.isprintable() else "?" for char in text[:limit])
+    shown = "".join(char if _shown(char) else "?" for char in text[:limit])
     return shown + ("..." if len(text) > limit else "")
 
 
@@ -191,7 +211,7 @@ def parse_join_url(text: str) -> GameAddress:
         raise ValueError(f"{text!r} is not a game's URL: BASE/drop_token/GAME_ID/PLAYER")
     base = parse_server_url(base_text)
     game_id, player = (urllib.parse.unquote(segment) for segment in segments)
-    if not game_id.isprintable() or not player.isprintable() or "/" in player:
+    if not is_shown_safely(game_id) or not is_shown_safely(player) or "/" in player:
         raise ValueError(f"{text!r} names no game and player")
     return GameAddress(base, game_id, player)
 
@@ -215,7 +235,7 @@ def parse_watch_url(text: str) -> tuple[str, str]:
     if not base_text or not marker or not 1 <= len(segments) <= 2 or not all(segments):
         raise ValueError(f"{text!r} is not a game's URL: BASE/drop_token/GAME_ID")
     game_id = urllib.parse.unquote(segments[0])
-    if not game_id.isprintable():
+    if not is_shown_safely(game_id):
         raise ValueError(f"{text!r} names no game")
     return parse_server_url(base_text), game_id
 
@@ -581,8 +601,8 @@ def _is_count(value: object, most: int) -> bool:
 
 
 def _is_clean_text(value: object) -> bool:
-    """A non-empty string of at most 200 printable characters: an id, a name or a token."""
-    return isinstance(value, str) and 0 < len(value) <= 200 and value.isprintable()
+    """A non-empty string of at most 200 characters shown safely: an id, a name or a token."""
+    return isinstance(value, str) and 0 < len(value) <= 200 and is_shown_safely(value)
 
 
 def _remote_move(entry: object) -> RemoteMove:

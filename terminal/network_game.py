@@ -31,7 +31,14 @@ from connect_four.engine import EngineError, Game, Rules, parse_column, render
 
 from .dialog import MARKERS, PROMPT, ending, invalid_move, typed_line
 from .discs import Discs
-from .errors import BadResponse, ConnectionLost, NetworkError, ServerUnreachable, ServiceRefused
+from .errors import (
+    BadResponse,
+    ConnectionLost,
+    NetworkError,
+    ServerUnreachable,
+    ServiceRefused,
+    UsageError,
+)
 from .network import DropTokenClient, GameAddress, GameInfo, RemoteMove
 from .program import INSTALLED_COMMAND, program_words
 from .settings import TOKEN_ENVIRONMENT, Settings
@@ -108,7 +115,7 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
         yield Show("  " + join_command(friend, created.tokens[players[1]], settings))
         # The creator's own way back, should this terminal close mid-game.
         yield Show("If this terminal closes, you rejoin with (it holds your secret token):")
-        yield Show("    " + join_command(address, created.tokens[players[0]], settings))
+        yield Show("  " + join_command(address, created.tokens[players[0]], settings))
     else:
         address, token = GameAddress(settings.network, *settings.joining), settings.token
         info = yield from patience.call(lambda: client.read_game(address.game_id))
@@ -117,7 +124,7 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
             raise NetworkError(
                 f"game {address.game_id} is not a game of two players with {address.player} in it"
             )
-        rules = _board_of(info, rules)
+        rules = _board_of(info, settings, "--join")
         yield from _check_token(client, patience, address, token, rules.columns)
     me = players.index(address.player)
     game = Game(rules)
@@ -160,10 +167,12 @@ def _the_end(
 ) -> Conversation[None]:
     """The lines that end a network game, played or watched: the last grid unless one quit, who won."""
     final_grid = discs.final_grid(game) if quitter is None else None
-    for line in ending(game, final_grid=final_grid, announce=settings.announce):
+    for line in ending(game, final_grid=final_grid, announce=False):
         yield Show(line)
-    if not settings.announce:  # --announce has said it in its own words
-        yield Show(_result(game, players))
+    # Both sides see the same result line, names and all; --announce adds the moves.
+    yield Show(_result(game, players))
+    if settings.announce:
+        yield Show(f"Moves: {game.moves_string()}")
 
 
 def join_command(friend: GameAddress, token: str, settings: Settings) -> str:
@@ -235,10 +244,22 @@ class _Patience:
             return result
 
 
-def _board_of(info: GameInfo, rules: Rules) -> Rules:
-    """The game's board as the service tells it; ``rules`` (the command line's) if it does not."""
+def _board_of(info: GameInfo, settings: Settings, option: str) -> Rules:
+    """The game's board as the service tells it; the command line's if it does not.
+
+    Raises:
+        UsageError: the command line names a board (--rows, --columns) that
+            is not the game's: ``option`` (--join, --watch) would ignore it.
+    """
+    rules = settings.rules
     if info.rows is None or info.columns is None:
         return rules
+    if settings.board_named and (info.rows, info.columns) != (rules.rows, rules.columns):
+        raise UsageError(
+            f"{option}: this game's board is {info.rows} x {info.columns}, not the "
+            f"{rules.rows} x {rules.columns} of --rows and --columns (leave them out: "
+            "the service tells the board)"
+        )
     return Rules(info.rows, info.columns, rules.connect)
 
 
@@ -294,7 +315,7 @@ def _watch(
     players = info.players
     if len(players) != 2:
         raise NetworkError(f"game {game_id} is not a game of two players")
-    game = Game(_board_of(info, settings.rules))
+    game = Game(_board_of(info, settings, "--watch"))
     discs = Discs(highlight=settings.highlight, color=settings.color)
     yield from _catch_up(game, players, client, patience, game_id)
     played = len(game.history)

@@ -69,8 +69,14 @@ def parse_options(args: list[str]) -> Settings:
     if options.version:
         settings.message = f"{program_name()} {VERSION}"
         return settings
+    default = Rules()
+    settings.board_named = options.rows is not None or options.columns is not None
     try:
-        settings.rules = Rules(options.rows, options.columns, options.connect)
+        settings.rules = Rules(
+            default.rows if options.rows is None else options.rows,
+            default.columns if options.columns is None else options.columns,
+            options.connect,
+        )
     except EngineError as error:
         raise UsageError(str(error)) from None
     settings.announce = options.announce
@@ -152,6 +158,13 @@ def _refuse_ignored_options(options: argparse.Namespace) -> None:
     checks = [
         ("--level", options.level is not None, computer, "--computer"),
         ("--seed", options.seed is not None, computer, "--computer"),
+        # The top level (the default) plays no random move.
+        (
+            "--seed",
+            options.seed is not None,
+            options.level not in (None, max(LEVELS)),
+            f"--level below {max(LEVELS)} (level {max(LEVELS)}, the default, makes no random move)",
+        ),
         ("--think", options.think is not None, computer or hint, "--computer or --hint"),
         ("--time-limit", options.time_limit is not None, computer or hint, "--computer or --hint"),
         ("--pause", options.pause is not None, computer, "--computer"),
@@ -244,7 +257,7 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
         raise UsageError("the drop-token service plays four in a row: --connect must be 4")
     # Deferred for start-up speed: the client loads urllib, and only a
     # network game needs it.
-    from .network import parse_join_url, parse_server_url, parse_watch_url
+    from .network import is_shown_safely, parse_join_url, parse_server_url, parse_watch_url
 
     try:
         if watching:
@@ -263,7 +276,7 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
         raise UsageError(f"{option}: {error}") from None
     players = (options.name or "player1", options.friend or "player2")
     for option, name in zip(("--name", "--friend"), players, strict=True):
-        if not 1 <= len(name) <= 100 or "/" in name or not name.isprintable():
+        if not 1 <= len(name) <= 100 or "/" in name or not is_shown_safely(name):
             raise UsageError(f"{option}: a name is 1 to 100 printable characters, no '/'")
     if players[0] == players[1]:
         raise UsageError("--name and --friend must differ")
@@ -363,14 +376,12 @@ def _add_board_options(parser: argparse.ArgumentParser) -> None:
     board.add_argument(
         "--rows",
         type=whole_number_between(1, MAX_ROWS),
-        default=5,
         metavar="R",
         help=f"rows of the grid, 1-{MAX_ROWS} (default 5)",
     )
     board.add_argument(
         "--columns",
         type=whole_number_between(1, MAX_COLUMNS),
-        default=8,
         metavar="C",
         help=f"columns of the grid, 1-{MAX_COLUMNS} (default 8)",
     )

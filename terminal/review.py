@@ -29,6 +29,7 @@ __all__ = [
     "review_settings",
     "move_line",
     "summary_line",
+    "progress_line",
 ]
 
 PROGRESS_AFTER = 1.0
@@ -63,16 +64,19 @@ def review_lines(
         game, seconds_per_position=seconds_per_position, threads=threads, table_size=table_size
     )
     started = shown = clock()
+    # The first total counts the positions; a second pass grows the engine's.
+    positions: int | None = None
     while True:
         try:
             done, total = next(steps)
         except StopIteration as finished:
             review: GameReview = finished.value
             break
+        positions = total if positions is None else positions
         now = clock()
         if now - started >= PROGRESS_AFTER and now - shown >= PROGRESS_AFTER:
             shown = now
-            yield Show(f"Reviewing: {done} of {total} positions analysed...")
+            yield Show(progress_line(done, positions))
     yield Show(HEADING)
     width = len(str(len(review.moves)))
     for move in review.moves:
@@ -90,6 +94,27 @@ def review_settings(game: Game, settings: Settings) -> Conversation[None]:
         THOROUGH_SECONDS if settings.thorough else None,
         threads=settings.threads,
         table_size=settings.table_size,
+    )
+
+
+def progress_line(done: int, positions: int) -> str:
+    """How far the review is: its positions analysed, then those analysed again.
+
+    The total is the game's positions, stated once and kept: a second look
+    at the positions the first pass left unsettled counts on its own.
+
+    >>> progress_line(4, 5)
+    'Reviewing: 4 of 5 positions analysed...'
+    >>> progress_line(7, 5)
+    'Reviewing: 5 of 5 positions analysed, 2 unsettled ones looked at again...'
+    """
+    if done <= positions:
+        return f"Reviewing: {done} of {positions} positions analysed..."
+    again = done - positions
+    ones = "one" if again == 1 else "ones"
+    return (
+        f"Reviewing: {positions} of {positions} positions analysed, "
+        f"{again} unsettled {ones} looked at again..."
     )
 
 

@@ -31,6 +31,9 @@ class Settings:
 
     def __init__(self) -> None:
         self.rules = Rules()
+        # Whether the command line named the board (--rows or --columns):
+        # a network game whose service tells another board refuses it.
+        self.board_named = False
         self.announce = False
         self.highlight = False
         # ANSI colours: asked for with --color, and NO_COLOR not set.

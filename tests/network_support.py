@@ -18,18 +18,17 @@ DEADLINE = 120.0
 """Seconds any one wait of a test may last before the test fails."""
 
 
-def _join_command_line(indent: int) -> re.Pattern[str]:
-    """A join command as --server prints it, ``indent`` spaces in: the token and the game's URL."""
-    return re.compile(
-        "^" + " " * indent + r"CONNECT_FOUR_TOKEN=(?P<token>\S+) python3 connect\.py --join "
-        r"(?P<base>\S+)/drop_token/(?P<game>[0-9a-f]+)/(?P<player>\S+)"
-    )
+JOIN_LINE = re.compile(
+    r"^  CONNECT_FOUR_TOKEN=(?P<token>\S+) python3 connect\.py --join "
+    r"(?P<base>\S+)/drop_token/(?P<game>[0-9a-f]+)/(?P<player>\S+)"
+)
+"""A join command as --server prints it, two spaces in: the token and the game's URL. The
+friend's comes first, then the creator's own, to rejoin after a closed terminal."""
 
 
-JOIN_LINE = _join_command_line(2)
-"""The friend's command."""
-REJOIN_LINE = _join_command_line(4)
-"""The creator's own command, to rejoin after a closed terminal."""
+def join_lines(screen: str) -> list[str]:
+    """The join commands in what --server printed: the friend's, then the creator's."""
+    return [line for line in screen.splitlines() if JOIN_LINE.match(line)]
 
 
 def create_game(
@@ -90,12 +89,14 @@ class Friend(threading.Thread):
         self._found.set()
 
     def read_join_line(self, line: str) -> None:
-        """Take the game, player and token from the line --server printed, if it is that line."""
-        rejoin = REJOIN_LINE.match(line)
-        if rejoin:
-            self.creator_token = rejoin["token"]
+        """Take the game, player and token from the lines --server printed, if it is one.
+
+        The first join command is the friend's; the second, the creator's own.
+        """
         match = JOIN_LINE.match(line)
-        if match:
+        if match and self._found.is_set():
+            self.creator_token = match["token"]
+        elif match:
             self.found(match["game"], match["player"], match["token"])
 
     def run(self) -> None:

@@ -36,6 +36,7 @@ from connect_support import (
     piped_transcript,
     read_dialog,
     run_like_the_harness,
+    run_piped,
     without_no_color,
 )
 from network_support import DEADLINE, Friend, create_game, moves_of, play
@@ -267,6 +268,28 @@ def test_a_service_gone_for_good_is_one_line_and_status_1(
     )
 
 
+@pytest.mark.parametrize("option", ["--join", "--watch"])
+def test_a_board_the_game_does_not_have_is_a_refused_command_line(
+    option: str, drop_token_service: str
+) -> None:
+    game, tokens = create_game(drop_token_service, ["ann", "bob"], rows=5, columns=8)
+    if option == "--join":  # ann, to move: were the board taken, input would end the game
+        arguments = [f"{drop_token_service}/drop_token/{game}/ann", "--token", tokens["ann"]]
+    else:  # a game over: were the board taken, the watch would end at once
+        play(drop_token_service, game, "ann", tokens["ann"], "quit")
+        arguments = [f"{drop_token_service}/drop_token/{game}"]
+    played = moves_of(drop_token_service, game)
+    result = run_piped(b"", option, *arguments, "--rows", "6", "--columns", "7")
+    assert (result.returncode, result.stdout) == (2, b"")
+    assert result.stderr.decode() == (
+        f"connect.py: error: {option}: this game's board is 5 x 8, not the 6 x 7 of --rows "
+        "and --columns (leave them out: the service tells the board)\n"
+    )
+    # Nothing played, nothing quit. (A join naming the game's own board is taken:
+    # test_files/network/join_friend_quits.)
+    assert moves_of(drop_token_service, game) == played
+
+
 @pytest.mark.parametrize(
     "moves, complaint",
     [
@@ -355,5 +378,5 @@ def test_a_friend_who_quits_while_the_player_thinks_ends_the_game_at_the_next_mo
     finally:
         sys.argv = saved
     assert typed == ["Enter a column: "]
-    assert shown[-4:] == ["ann (X) quits.", "Game finished.", "O wins.", "Moves: 3"]
+    assert shown[-4:] == ["ann (X) quits.", "Game finished.", "bob (O) wins.", "Moves: 3"]
     assert moves_of(drop_token_service, game)[-1] == {"type": "QUIT", "player": "ann"}

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from connect_support import CONNECT, ROOT
-from network_support import DEADLINE, JOIN_LINE
+from network_support import DEADLINE, join_lines
 from server_support import Server
 
 pytestmark = pytest.mark.slow
@@ -43,7 +43,7 @@ XO......
 XO......
 01234567
 Game finished.
-X wins.
+ann (X) wins.
 Moves: 0,1,0,1,0,1,0"""
 
 
@@ -179,8 +179,8 @@ def test_two_panes_play_a_whole_game_across_a_service_restart(tmp_path: Path, tm
         )
         ann = tmux.new_pane(run_in_pane(creator), first=True)
         screen = tmux.wait_for(ann, "Enter a column: ")
-        joins = [line for line in screen.splitlines() if JOIN_LINE.match(line)]
-        assert len(joins) == 1, screen
+        joins = join_lines(screen)
+        assert len(joins) == 2, screen  # the friend's, then the creator's own
         # The friend's command, word for word as X's pane shows it.
         bob = tmux.new_pane(run_in_pane(joins[0].strip() + " --announce"), first=False)
         tmux.wait_for(bob, "Waiting for ann to move")

@@ -16,7 +16,7 @@ from test_connect_tmux import EXIT_MARK, Tmux, run_in_pane
 from test_connect_tmux import tmux as panes  # noqa: F401 (the fixture, by this name here)
 
 from connect_support import CONNECT
-from network_support import JOIN_LINE, moves_of
+from network_support import JOIN_LINE, join_lines, moves_of
 
 pytestmark = pytest.mark.slow
 
@@ -49,8 +49,8 @@ def test_a_friends_ctrl_c_ends_the_players_prompt_without_a_key_typed(
     creator = shlex.join([*RUNNERS[runner], "--server", url, "--name", "ann", "--friend", "bob"])
     ann = tmux.new_pane(run_in_pane(creator), first=True)
     screen = tmux.wait_for(ann, PROMPT)
-    joins = [line for line in screen.splitlines() if JOIN_LINE.match(line)]
-    assert len(joins) == 1, screen
+    joins = join_lines(screen)
+    assert len(joins) == 2, screen  # the friend's, then the creator's own
     game = JOIN_LINE.match(joins[0])["game"]  # type: ignore[index]
     bob = tmux.new_pane(run_in_pane(joins[0].strip()), first=False)
     tmux.wait_for(bob, "Waiting for ann to move... (Ctrl-C quits the game)")

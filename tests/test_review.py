@@ -10,6 +10,7 @@ import pytest
 
 import connect
 from connect_four.engine import Game, Rules, Solver, columns
+from connect_four.engine import review as engine_review
 from connect_four.engine.columns import ColumnScore
 from connect_four.engine.convert import to_position
 from connect_four.engine.database import NO_DATABASE_VARIABLE, load_database
@@ -256,6 +257,23 @@ def test_progress_lines_come_after_a_second_and_at_most_one_a_second(monkeypatch
         "Reviewing: 5 of 7 positions analysed...",
     ]
     assert lines.index(terminal_review.HEADING) == 2
+
+
+def test_the_progress_total_is_stated_once_and_kept(monkeypatch):
+    # Budgets too small to settle a 6 x 7 opening: every position gets a second look.
+    monkeypatch.setattr(engine_review, "MOST_SECONDS_PER_POSITION", 1e-5)
+    monkeypatch.setattr(engine_review, "REVIEW_SECONDS", 0.02)
+    ticks = iter(range(1000))
+    game = Game.from_moves("3,3,2,4", Rules(6, 7))
+    lines = [step.text for step in review_lines(game, clock=lambda: float(next(ticks)))]
+    progress = [line for line in lines if line.startswith("Reviewing:")]
+    assert progress[:5] == [f"Reviewing: {done} of 5 positions analysed..." for done in range(1, 6)]
+    assert len(progress) > 5, "no second pass: the test's budgets settle positions"
+    for again, line in enumerate(progress[5:], start=1):
+        ones = "one" if again == 1 else "ones"
+        assert line == (
+            f"Reviewing: 5 of 5 positions analysed, {again} unsettled {ones} looked at again..."
+        )
 
 
 def test_a_quick_review_shows_no_progress():

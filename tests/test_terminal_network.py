@@ -106,6 +106,27 @@ def test_a_player_name_is_one_path_segment(drop_token_service: str) -> None:
     assert parse_join_url(bob.player_url).player == "bob?&x"
 
 
+ASTRONAUT = "\U0001f469\u200d\U0001f680 Zo\u00eb"
+"""A name with an emoji of three code points: woman, zero-width joiner, rocket."""
+
+
+def test_a_name_with_an_emojis_joiner_is_read_and_joined(drop_token_service: str) -> None:
+    client = DropTokenClient(drop_token_service)
+    created = client.create_game(["ann", ASTRONAUT], rows=5, columns=8)
+    assert client.read_game(created.game_id).players == ["ann", ASTRONAUT]
+    zoe = GameAddress(drop_token_service, created.game_id, ASTRONAUT)
+    assert parse_join_url(zoe.player_url).player == ASTRONAUT
+    client.post_move(
+        GameAddress(drop_token_service, created.game_id, "ann"), 1, created.tokens["ann"], "a"
+    )
+    client.post_move(zoe, 2, created.tokens[ASTRONAUT], "b")
+    assert [move.player for move in client.read_moves(created.game_id, 0)] == ["ann", ASTRONAUT]
+    assert (
+        parse_options(["--server", drop_token_service, "--friend", ASTRONAUT]).players[1]
+        == ASTRONAUT
+    )
+
+
 # --- No answer ------------------------------------------------------------------
 
 

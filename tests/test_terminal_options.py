@@ -32,6 +32,16 @@ def test_no_options_is_the_assignment_game():
         (["--seed", "7"], "--seed does nothing without --computer"),
         (["--hint", "--level", "2"], "--level does nothing without --computer"),
         (["--hint", "--seed", "2"], "--seed does nothing without --computer"),
+        (
+            ["--computer", "x", "--seed", "2"],
+            "--seed does nothing without --level below 5 (level 5, the default, makes no "
+            "random move)",
+        ),
+        (
+            ["--computer", "o", "--level", "5", "--seed", "2"],
+            "--seed does nothing without --level below 5 (level 5, the default, makes no "
+            "random move)",
+        ),
         (["--think", "2"], "--think does nothing without --computer or --hint"),
         (["--time-limit", "2"], "--time-limit does nothing without --computer or --hint"),
         (["--pause", "1"], "--pause does nothing without --computer"),

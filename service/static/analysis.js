@@ -2,7 +2,7 @@
 // and see every column's score from POST /analysis (exact, or an estimate marked ≈).
 
 import { Refused, Unreachable, request } from "./api.js";
-import { Board, COLOURS, MARKERS, parseMoves } from "./board.js";
+import { Board, COLOURS, MARKERS, replayText } from "./board.js";
 import { MAX_ANALYSIS_SIZE } from "./limits.js";
 import { $, announce, clearNotice, moveList, notice, setActions, setStatus, showView } from "./ui.js";
 
@@ -33,8 +33,11 @@ export class AnalysisView {
     this.columns = clampSize(params.get("c"), 7);
     this.line = [];
     this.scoring = null;
+    // A review of a game between people names them (x and o in the address).
+    this.names = params.get("x") && params.get("o") ? [params.get("x"), params.get("o")] : null;
     showView("analysis", true);
-    $("title").textContent = `Analysis board, ${this.rows} rows × ${this.columns} columns`;
+    $("title").textContent = (this.names ? `Review: ${this.names.join(" against ")}, ` : "Analysis board, ")
+      + `${this.rows} rows × ${this.columns} columns`;
     this.setLine(params.get("moves") ?? "");
     const at = Number(params.get("at"));
     if (params.has("at") && Number.isInteger(at)) this.at = Math.max(0, Math.min(at, this.line.length));
@@ -45,11 +48,12 @@ export class AnalysisView {
     $("paste-form").onsubmit = (event) => {
       event.preventDefault();
       if (this.setLine($("paste-moves").value)) {
+        this.dropped = null;
         announce(`Position set up: ${this.at} moves.`);
         this.update();
       }
     };
-    setActions([{ label: "New game", run: () => { location.hash = ""; } }]);
+    this.dropped = null;
     this.update();
   }
 
@@ -58,15 +62,7 @@ export class AnalysisView {
   // Takes a pasted move list if it is a game on this board; says why not otherwise.
   setLine(text) {
     try {
-      const moves = parseMoves(text, this.columns);
-      const board = new Board(this.rows, this.columns);
-      moves.forEach((column, index) => {
-        if (!board.canPlay(column)) {
-          throw new RangeError(`move ${index + 1}, column ${column}, cannot be played`
-            + (board.over ? " (the game is already over)" : ""));
-        }
-        board.play(column);
-      });
+      const moves = replayText(this.rows, this.columns, text).columnsPlayed;
       this.line = moves;
       this.at = moves.length;
       clearNotice();
@@ -78,23 +74,53 @@ export class AnalysisView {
     }
   }
 
+  // A move off the line's next one starts a new line: the moves it replaces are said, and
+  // can be brought back. The line's own next move just steps forward.
   drop(column) {
     const board = Board.replay(this.rows, this.columns, this.line.slice(0, this.at));
     if (!board.canPlay(column)) return;
     const player = board.toMove;
-    this.line = [...this.line.slice(0, this.at), column];
+    const follows = this.line[this.at] === column;
+    const dropped = follows ? [] : this.line.slice(this.at);
+    const before = { line: this.line, at: this.at };
+    if (!follows) this.line = [...this.line.slice(0, this.at), column];
     this.at += 1;
     $("paste-moves").value = this.line.join(",");
-    announce(`${MARKERS[player]} played column ${column}.`);
+    announce(`${this.who(player)} played column ${column}.`);
+    this.dropped = dropped.length ? { ...before, moves: dropped } : null;
     this.update();
+    if (dropped.length) announce(this.droppedText());
+  }
+
+  droppedText() {
+    const { at, moves } = this.dropped;
+    return `This move replaced the line's ${moves.length === 1 ? "move" : `${moves.length} moves`} `
+      + `after move ${at} (${moves.join(",")}).`;
   }
 
   step(delta) {
-    const at = Math.max(0, Math.min(this.at + delta, this.line.length));
+    this.show(this.at + delta);
+  }
+
+  // Shows the position after `at` moves of the line.
+  show(at) {
+    at = Math.max(0, Math.min(at, this.line.length));
     if (at === this.at) return;
     this.at = at;
     announce(`Move ${at} of ${this.line.length}.`);
     this.update();
+  }
+
+  restore() {
+    ({ line: this.line, at: this.at } = this.dropped);
+    this.dropped = null;
+    $("paste-moves").value = this.line.join(",");
+    announce(`The line is back: move ${this.at} of ${this.line.length}.`);
+    this.update();
+  }
+
+  who(player) {
+    return this.names ? `${this.names[player]} (${MARKERS[player]})` : MARKERS[player];
   }
 
   update(scores = null) {
@@ -103,14 +129,23 @@ export class AnalysisView {
     scores?.forEach((entry) => { notes[entry.column] = scoreWords(entry); });
     this.boardView.draw(board, { enabled: !board.over, notes });
     const entries = this.line.map((column, index) => ({ player: index % 2, column }));
-    moveList(null, entries, this.at);
-    $("step-line").textContent = `Move ${this.at} of ${this.line.length}.`;
-    if (board.winner !== null) setStatus(`${MARKERS[board.winner]} (${COLOURS[board.winner]}) has won.`);
+    moveList(this.names, entries, this.at, (at) => this.show(at));
+    $("step-line").textContent = `Move ${this.at} of ${this.line.length}.`
+      + (this.dropped ? ` ${this.droppedText()}` : "");
+    $("step-start").disabled = $("step-back").disabled = this.at === 0;
+    $("step-forward").disabled = $("step-end").disabled = this.at === this.line.length;
+    const actions = [];
+    if (this.dropped) actions.push({ label: "Bring back the replaced moves", run: () => this.restore() });
+    actions.push({ label: "New game", run: () => { location.hash = ""; } });
+    setActions(actions);
+    const colour = (player) => this.names ? `${this.names[player]} (${MARKERS[player]}, ${COLOURS[player]})`
+      : `${MARKERS[player]} (${COLOURS[player]})`;
+    if (board.winner !== null) setStatus(`${colour(board.winner)} has won.`);
     else if (board.over) setStatus("The board is full: a draw.");
-    else setStatus(`${MARKERS[board.toMove]} (${COLOURS[board.toMove]}) to move.`);
-    history.replaceState(null, "", "#" + new URLSearchParams({
-      analysis: "", r: this.rows, c: this.columns, moves: this.line.join(","), at: this.at,
-    }).toString());
+    else setStatus(`${colour(board.toMove)} to move.`);
+    const address = { analysis: "", r: this.rows, c: this.columns, moves: this.line.join(","), at: this.at };
+    if (this.names) Object.assign(address, { x: this.names[0], o: this.names[1] });
+    history.replaceState(null, "", "#" + new URLSearchParams(address).toString());
     if (scores === null) this.score(board);
   }
 
@@ -141,7 +176,7 @@ export class AnalysisView {
       }));
       const best = answer.scores.reduce((a, b) => (rank(b) > rank(a) ? b : a), answer.scores[0]);
       $("analysis-note").textContent = best
-        ? `Best for ${MARKERS[board.toMove]}: column ${best.column} (${scoreWords(best)}).`
+        ? `Best for ${this.who(board.toMove)}: column ${best.column} (${scoreWords(best)}).`
           + (answer.scores.some((entry) => !entry.exact) ? " ≈ marks an estimate." : "")
         : "";
       this.update(answer.scores);

@@ -46,13 +46,16 @@ export const playerPath = (gameId, player) => `${gamePath(gameId)}/${encodeURICo
 
 export const WAIT_SECONDS = 25;   // one long-poll's wait for the next move
 export const POLL_MS = 2000;      // the pace of asking where the service cannot wait
+export const RETRY_MOST_MS = 5000;  // the longest pause between two tries of a failed request
 
 // Calls onMoves(entries, start) with each new stretch of the move list from `start` on, until
 // onMoves returns true (the game is over) or the signal aborts. The service holds each request
 // until a move exists (`wait`); a service without that answers 400/422, or at once, and is then
 // asked every POLL_MS. onTrouble(error | null) reports a failure being retried, and recovery:
-// after a failure one quick request (no wait) tells at once that the service is back.
-export async function follow(gameId, nextIndex, onMoves, onTrouble, signal) {
+// after a failure one quick request (no wait) tells at once that the service is back. Retries
+// wait at most RETRY_MOST_MS, and no longer once `wake` fires "wake" (the network came back,
+// the tab got the focus, a person asked): a service back is seen within seconds.
+export async function follow(gameId, nextIndex, onMoves, onTrouble, signal, wake = null) {
   let waits = true, failures = 0;
   const recovered = () => { if (failures) { failures = 0; onTrouble(null); } };
   while (!signal.aborted) {
@@ -82,16 +85,23 @@ export async function follow(gameId, nextIndex, onMoves, onTrouble, signal) {
         failures += 1;
         onTrouble(error);
         if (error instanceof Refused && error.code === "game_not_found") return;
-        pause = Math.min(POLL_MS * 2 ** (failures - 1), 15000);
+        pause = Math.min(POLL_MS * 2 ** (failures - 1), RETRY_MOST_MS);
       }
     }
-    if (pause) await sleep(pause, signal);
+    if (pause) await sleep(pause, signal, failures ? wake : null);
   }
 }
 
-export function sleep(ms, signal) {
+// Waits `ms`, or less if the signal aborts or `wake` (an EventTarget) fires "wake".
+export function sleep(ms, signal, wake = null) {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => { clearTimeout(timer); resolve(); }, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      wake?.removeEventListener("wake", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    wake?.addEventListener("wake", done);
   });
 }

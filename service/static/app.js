@@ -2,13 +2,16 @@
 // Player names are other people's input: they only ever reach the page as text (textContent).
 
 import { Refused, Unreachable, follow, gamePath, newKey, playerPath, request } from "./api.js";
-import { Board, BoardView, COLOURS, MARKERS, describeMove, parseMoves } from "./board.js";
+import { Board, BoardView, COLOURS, MARKERS, describeMove, replayText } from "./board.js";
 import { AnalysisView } from "./analysis.js";
-import { $, announce, clearNotice, moveList, notice, setActions, setStatus, showView } from "./ui.js";
+import {
+  $, announce, clearNotice, clearTrouble, moveList, notice, setActions, setStatus, showView, trouble,
+} from "./ui.js";
 
 const SIZES = [[6, 7, "6 × 7, the classic"], [5, 8, "5 × 8, the terminal game's"],
   [7, 8, "7 × 8"], [6, 9, "6 × 9"], [8, 8, "8 × 8"], [4, 5, "4 × 5, quick"]];
 const LEVELS = { 1: "1, beginner", 2: "2, casual", 3: "3, club", 4: "4, strong", 5: "5, perfect" };
+const MOST_SIZE = 16;             // the largest board the page offers to draw, rows and columns
 const TERMINAL_BOARD = [5, 8];   // connect.py's own board: its join command needs no size
 
 let view = null;
@@ -126,6 +129,19 @@ $("watch-form").addEventListener("submit", (event) => {
 
 // --- Errors said in a sentence, with a way on -----------------------------------------------
 
+// A page that could not show what its address asks for shows only its notice: no board, no
+// heading, nothing left of the game an earlier address showed.
+function showNothing() {
+  showView(null, false);
+  boardView.clear();
+  $("play-heading").replaceChildren();
+  $("title").textContent = "";
+  $("invite").hidden = true;
+  $("watch-line").textContent = "";
+  moveList(null, []);
+  setStatus("");
+}
+
 function failed(error, what, retry) {
   if (error.name === "AbortError") return;
   if (error instanceof Unreachable) {
@@ -144,17 +160,26 @@ class LiveGame {
   constructor(params) {
     this.gameId = params.get("game") ?? params.get("watch");
     this.me = params.get("game") !== null ? params.get("me") : null;
-    const token = params.get("t");
-    if (token && this.me !== null) {
-      store(tokenKey(this.gameId, this.me), token);
+    // A link's token is checked before it is kept (load): a wrong one must not replace a good one.
+    this.offered = this.me !== null ? params.get("t") : null;
+    if (this.offered) {
       // The token stays in this browser, out of the address bar, its history and bookmarks.
       history.replaceState(null, "", fragment({ game: this.gameId, me: this.me }));
     }
-    this.token = this.me === null ? null : stored(tokenKey(this.gameId, this.me));
+    this.token = null;
     this.abort = new AbortController();
+    // Fired to end a retry's pause at once: the network is back, the tab has the focus.
+    this.wake = new EventTarget();
+    for (const name of ["online", "focus"]) {
+      window.addEventListener(name, () => this.wake.dispatchEvent(new Event("wake")), { signal: this.abort.signal });
+    }
     this.sending = false;
-    showView("play", true);
-    setStatus("Loading the game…");
+    this.confirmingQuit = false;
+    showNothing();
+    if (!this.gameId) {
+      notice("This link names no game: it needs a game id after “=”.", [NEW_GAME]);
+      return;
+    }
     this.load();
   }
 
@@ -162,6 +187,8 @@ class LiveGame {
 
   async load() {
     const signal = this.abort.signal;
+    showView("play", true);
+    setStatus("Loading the game…");
     try {
       const [state, list] = await Promise.all([
         request("GET", gamePath(this.gameId), { signal }),
@@ -174,51 +201,110 @@ class LiveGame {
         notice(`This game has no player called “${this.me}”: you are watching it.`, [NEW_GAME]);
       }
       if (this.names.length !== 2) {
+        showNothing();
         notice("This page shows games of two players only.", [NEW_GAME]);
         return;
       }
+      this.apply(list.moves, 0, false);
+      if (this.side >= 0 && !this.board.over) await this.chooseToken(signal);
       playersHeading(this.names, this.side);
       this.showInvite();
-      this.apply(list.moves, 0, false);
       this.draw();
       if (this.board.over) this.finish();
       else this.follow();
     } catch (error) {
+      if (error.name === "AbortError") return;
+      showNothing();
       if (error instanceof Refused && error.code === "game_not_found") {
         notice("There is no game with this id on this service.", [NEW_GAME]);
-        setStatus("");
       } else {
         failed(error, "The game could not be loaded", () => { clearNotice(); this.load(); });
       }
     }
   }
 
+  // Picks the token this browser plays with: the link's if the service takes it (then kept),
+  // else the one kept from before; with neither, this browser watches, and the page says why.
+  async chooseToken(signal) {
+    const key = tokenKey(this.gameId, this.me), kept = stored(key), offered = this.offered;
+    const name = this.me;
+    let offeredVerdict = null;
+    if (offered && offered !== kept) {
+      offeredVerdict = await this.verdict(offered, signal);
+      if (offeredVerdict === "accepted" || (offeredVerdict === "unknown" && !kept)) {
+        store(key, offered);
+        this.token = offered;
+        return;
+      }
+    }
+    const keptVerdict = kept ? await this.verdict(kept, signal) : await this.verdict(null, signal);
+    if (keptVerdict !== "token_rejected" && keptVerdict !== "token_required") {
+      this.token = kept;
+      if (offeredVerdict === "token_rejected") {
+        notice(`This link's secret token is not ${name}'s. This browser still holds ${name}'s own token from before, and plays with it.`, []);
+      }
+      return;
+    }
+    this.side = -1;
+    if (offeredVerdict === "token_rejected" || keptVerdict === "token_rejected") {
+      notice(`This link's secret token is not ${name}'s, so you are watching, not playing. `
+        + `To play as ${name}, ask whoever created the game to send ${name}'s invite link again.`, [NEW_GAME]);
+    } else {
+      notice(`This link lacks ${name}'s secret token, so you are watching, not playing. `
+        + `To play as ${name}, open the whole invite link that whoever created the game sent you: `
+        + "it ends with “&t=” and the token.", [NEW_GAME]);
+    }
+  }
+
+  // Whether the service takes `token` for this player's moves, without moving: a move into the
+  // column past the board's edge. The service checks the token before the column (as connect.py
+  // --join does), so it answers token_required or token_rejected, or refuses the column, and it
+  // never stores such a move. "unknown": no answer to go by.
+  async verdict(token, signal) {
+    try {
+      await request("POST", playerPath(this.gameId, this.me),
+        { body: { column: this.board.columns }, token, signal });
+      return "accepted";
+    } catch (error) {
+      if (error.name === "AbortError") throw error;
+      if (!(error instanceof Refused) || error.status >= 500) return "unknown";
+      return ["token_required", "token_rejected"].includes(error.code) ? error.code : "accepted";
+    }
+  }
+
+  // The creator's invite stays until the friend has moved (the page's sign that they joined),
+  // folded away then, and can be opened again until the game ends.
   showInvite() {
-    const invite = JSON.parse(stored(inviteKey(this.gameId)) || "null");
-    $("invite").hidden = !invite || this.board.entries.length > 0;
+    const invite = this.side >= 0 && JSON.parse(stored(inviteKey(this.gameId)) || "null");
+    this.invite = Boolean(invite);
+    this.inviteFolded = this.friendMoved;
+    $("invite").hidden = !invite || this.board.over;
     if (invite) {
       $("invite-name").textContent = invite.friend;
       $("invite-link").value = invite.link;
       $("invite-command").value = invite.command;
+      $("invite").open = !this.friendMoved;
     }
     $("watch-line").textContent = `Anyone can watch at ${location.origin}/#watch=${this.gameId}`;
   }
 
+  get friendMoved() { return this.board.entries.some((entry) => entry.player !== this.side); }
+
   follow() {
     follow(this.gameId, () => this.board.entries.length,
       (entries, start) => { this.apply(entries, start, true); this.draw(); if (this.board.over) this.finish(); return this.board.over; },
-      (trouble) => {
-        if (!trouble) clearNotice();
-        else if (trouble instanceof Refused && trouble.code === "game_not_found") {
-          notice("This game is no longer on the service.", [NEW_GAME]);
+      (failure) => {
+        if (!failure) clearTrouble();
+        else if (failure instanceof Refused && failure.code === "game_not_found") {
+          trouble("This game is no longer on the service.", [NEW_GAME]);
         } else {
-          notice(trouble instanceof Unreachable
+          trouble(failure instanceof Unreachable
             ? "The service cannot be reached; trying again…"
-            : `The service has trouble (${trouble.message}); trying again…`,
-          [{ label: "Retry now", run: route }, NEW_GAME]);
+            : `The service has trouble (${failure.message}); trying again…`,
+          [{ label: "Retry now", run: () => this.wake.dispatchEvent(new Event("wake")) }]);
         }
       },
-      this.abort.signal);
+      this.abort.signal, this.wake);
   }
 
   // Plays the move list's entries from number `start` on that this copy does not have yet.
@@ -231,10 +317,15 @@ class LiveGame {
       if (speak) announce(describeMove(this.names, this.board.entries.at(-1)) + ".");
     });
     if (speak && !this.board.over) announce(this.turnText());
-    $("invite").hidden ||= this.board.entries.length > 0;
+    if (this.invite && this.friendMoved && !this.inviteFolded) {
+      this.inviteFolded = true;
+      $("invite").open = false;
+    }
+    if (this.invite && this.board.over) $("invite").hidden = true;
   }
 
-  get myTurn() { return !this.board.over && this.board.toMove === this.side && !this.sending; }
+  // No board yet (loading), or none at all (the game could not be shown): nothing to play.
+  get myTurn() { return Boolean(this.board) && !this.board.over && this.board.toMove === this.side && !this.sending; }
 
   turnText() {
     const next = this.board.toMove;
@@ -248,9 +339,24 @@ class LiveGame {
     moveList(this.names, this.board.entries);
     if (!this.board.over) setStatus(this.turnText());
     const actions = [];
-    if (this.side >= 0 && !this.board.over) actions.push({ label: "Quit this game", run: () => this.quit() });
-    actions.push(NEW_GAME);
+    if (this.board.over) actions.push(reviewAction(this.board, this.names));
+    else if (this.side >= 0 && this.confirmingQuit) {
+      const other = this.names[1 - this.side];
+      actions.push({ label: `Yes, quit: ${other} wins`, run: () => this.quit() },
+        { label: "No, keep playing", run: () => this.askQuit(false) });
+    } else if (this.side >= 0) actions.push({ label: "Quit this game", run: () => this.askQuit(true) });
+    if (!this.confirmingQuit || this.board.over) actions.push(NEW_GAME);
     setActions(actions);
+  }
+
+  // Quitting ends the game for both: one click asks, a second one quits.
+  askQuit(asking) {
+    this.confirmingQuit = asking;
+    this.draw();
+    if (asking) {
+      announce(`Quit this game? ${this.names[1 - this.side]} would win.`);
+      $("game-actions").querySelector("button:last-child")?.focus();
+    }
   }
 
   async drop(column) {
@@ -265,13 +371,15 @@ class LiveGame {
         const number = Number(answer.move.split("/").at(-1));
         this.sending = false;
         this.apply([{ type: "MOVE", player: this.me, column }], number, true);
+        this.wake.dispatchEvent(new Event("wake"));   // the service is back: so is the move list
       } catch (error) {
         this.sending = false;
         if (error instanceof Unreachable) {
           notice("Your move could not be sent: the service cannot be reached.",
             [{ label: "Try again", run: send }, NEW_GAME]);
         } else if (error instanceof Refused && (error.status === 401 || error.status === 403)) {
-          notice(`Your move was refused: this browser does not hold ${this.me}'s token (${error.message}). Open the link you were sent.`, [NEW_GAME]);
+          notice(`Your move was refused: this browser does not hold ${this.me}'s secret token. `
+            + `Open the whole invite link that whoever created the game sent you.`, [NEW_GAME]);
         } else if (error.name !== "AbortError") {
           notice(`Your move was refused: ${error.message}.`, [{ label: "Reload the game", run: route }, NEW_GAME]);
         }
@@ -284,6 +392,8 @@ class LiveGame {
   }
 
   async quit() {
+    this.confirmingQuit = false;
+    this.draw();
     try {
       await request("DELETE", playerPath(this.gameId, this.me),
         { token: this.token, key: newKey(), signal: this.abort.signal });
@@ -305,15 +415,15 @@ class LiveGame {
     setStatus(text);
     announce(text);
     this.draw();
-    setActions([reviewAction(this.board), NEW_GAME]);
   }
 }
 
-function reviewAction(board) {
+// The finished game on the analysis board; `names`, for a game between people, go with it.
+function reviewAction(board, names = null) {
   const moves = board.columnsPlayed.join(",");
-  return { label: "Review move by move", run: () => {
-    location.hash = fragment({ analysis: "", r: board.rows, c: board.columns, moves });
-  } };
+  const address = { analysis: "", r: board.rows, c: board.columns, moves };
+  if (names) Object.assign(address, { x: names[0], o: names[1] });
+  return { label: "Review move by move", run: () => { location.hash = fragment(address); } };
 }
 
 // --- Against the computer: the game lives in this page (and its address), the service moves ---
@@ -323,11 +433,11 @@ class ComputerGame {
     this.level = Number(params.get("computer"));
     this.you = Number(params.get("you")) === 1 ? 1 : 0;
     this.abort = new AbortController();
-    const rows = Number(params.get("r")), columns = Number(params.get("c"));
-    try {
-      this.board = Board.replay(rows, columns, parseMoves(params.get("moves") ?? "", columns));
-    } catch {
-      this.board = new Board(rows || 6, columns || 7);
+    const problem = this.setUp(params);
+    if (problem) {
+      showNothing();
+      notice(`This address is no game against the computer: ${problem}.`, [NEW_GAME]);
+      return;
     }
     this.names = this.you === 0 ? ["You", `Computer (level ${this.level})`] : [`Computer (level ${this.level})`, "You"];
     this.thinking = false;
@@ -340,11 +450,30 @@ class ComputerGame {
 
   stop() { this.abort.abort(); }
 
+  // Reads the address's level, board and moves; says in words what is wrong, or nothing.
+  setUp(params) {
+    if (!(this.level in LEVELS)) {
+      return `there is no level “${params.get("computer")}”: the levels are 1 to 5`;
+    }
+    const [rows, columns] = [["r", 6], ["c", 7]]
+      .map(([name, usual]) => (params.get(name) ? Number(params.get(name)) : usual));
+    if (![rows, columns].every((value) => Number.isInteger(value) && value >= 1 && value <= MOST_SIZE)) {
+      return `a board of ${params.get("r") || 6} rows × ${params.get("c") || 7} columns cannot be played here: `
+        + `rows and columns are whole numbers from 1 to ${MOST_SIZE}`;
+    }
+    try {
+      this.board = replayText(rows, columns, params.get("moves") ?? "");
+    } catch (error) {
+      return `its moves are no game on this ${rows} × ${columns} board: ${error.message}`;
+    }
+    return null;
+  }
+
   save() {
     history.replaceState(null, "", fragment({ computer: this.level, r: this.board.rows, c: this.board.columns, you: this.you, moves: this.board.columnsPlayed.join(",") }));
   }
 
-  get myTurn() { return !this.board.over && this.board.toMove === this.you && !this.thinking; }
+  get myTurn() { return Boolean(this.board) && !this.board.over && this.board.toMove === this.you && !this.thinking; }
 
   draw() {
     boardView.draw(this.board, { enabled: this.myTurn });
@@ -424,6 +553,7 @@ function route() {
   view?.stop?.();
   view = null;
   clearNotice();
+  clearTrouble();
   const params = new URLSearchParams(location.hash.slice(1));
   // A keyboard user whose control just vanished (Start, Create game) lands on the board.
   boardView.wantsFocus = document.activeElement === document.body

@@ -82,6 +82,22 @@ export function parseMoves(text, columns) {
   });
 }
 
+// The game a written move list plays on this board; throws an error that says, in words, the
+// first move that cannot be played (or the part that is no column number).
+export function replayText(rows, columns, text) {
+  const moves = parseMoves(text, columns);
+  const board = new Board(rows, columns);
+  moves.forEach((column, index) => {
+    if (!board.canPlay(column)) {
+      throw new RangeError(`move ${index + 1}, column ${column}, cannot be played`
+        + (board.over ? " (the game is already over)"
+          : column >= columns ? ` (the columns are 0 to ${columns - 1})` : " (that column is full)"));
+    }
+    board.play(column);
+  });
+  return board;
+}
+
 export function describeMove(names, entry) {
   const who = `${names[entry.player]} (${MARKERS[entry.player]})`;
   return entry.column === null ? `${who} quit` : `${who} played column ${entry.column}`;
@@ -159,6 +175,13 @@ export class BoardView {
       this.buttons.push(button);
       this.root.append(button);
     }
+  }
+
+  // No board: a page that could not load a game shows none (not the previous one's).
+  clear() {
+    this.root.replaceChildren();
+    this.buttons = [];
+    this.rows = undefined;
   }
 
   drop(column) {

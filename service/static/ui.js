@@ -4,6 +4,7 @@ import { MARKERS } from "./board.js";
 
 export const $ = (id) => document.getElementById(id);
 
+// `id` null shows no view: a page that could not load says only why, in its notice.
 export function showView(id, withBoard) {
   for (const section of document.querySelectorAll(".view")) section.hidden = section.id !== id;
   $("board-area").hidden = !withBoard;
@@ -35,6 +36,20 @@ export function clearNotice() {
   $("notice-actions").replaceChildren();
 }
 
+// The connection's own trouble (a live game's move list out of reach) has a box of its own:
+// it never hides what a move's notice says, and its recovery never clears that notice.
+export function trouble(text, actions) {
+  $("trouble-text").textContent = text;
+  fillActions($("trouble-actions"), actions);
+  $("trouble").hidden = false;
+}
+
+export function clearTrouble() {
+  $("trouble").hidden = true;
+  $("trouble-text").textContent = "";
+  $("trouble-actions").replaceChildren();
+}
+
 export function setActions(actions) { fillActions($("game-actions"), actions); }
 
 function fillActions(root, actions) {
@@ -58,12 +73,21 @@ export function announce(text) {
   }
 }
 
-// The numbered move list; `at` (analysis) marks the moves past the shown position.
-export function moveList(names, entries, at = entries.length) {
+// The numbered move list; `at` (analysis) marks the moves past the shown position, and
+// `pick(count)`, when given, makes each move a button that shows the position after it.
+export function moveList(names, entries, at = entries.length, pick = null) {
   const items = entries.map((entry, index) => {
     const item = document.createElement("li");
     const who = names ? ` ${names[entry.player]}` : "";
-    item.textContent = `${MARKERS[entry.player]}${who}: ${entry.column === null ? "quit" : `column ${entry.column}`}`;
+    const text = `${MARKERS[entry.player]}${who}: ${entry.column === null ? "quit" : `column ${entry.column}`}`;
+    if (pick) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "move";
+      button.textContent = text;
+      button.addEventListener("click", () => pick(index + 1));
+      item.append(button);
+    } else item.textContent = text;
     if (index >= at) item.className = "ahead";
     if (index === at - 1) item.setAttribute("aria-current", "step");
     return item;

@@ -72,7 +72,8 @@ def test_every_columns_score_is_shown_for_positions_played_or_pasted(
     page.get_by_label("Move list").fill("3,3,3,3,3,3,3")
     page.get_by_role("button", name="Set up").click()
     expect(page.locator("#notice-text")).to_have_text(
-        "That move list is no game on this board: move 7, column 3, cannot be played."
+        "That move list is no game on this board: move 7, column 3, cannot be played "
+        "(that column is full)."
     )
     page.get_by_label("Move list").fill("3 3 3 3 3 3")
     page.get_by_role("button", name="Set up").click()
@@ -134,3 +135,48 @@ def test_the_board_sizes_the_page_takes_are_the_services_limit(
     page.goto(service + f"/#analysis=&r={largest + 1}&c={largest}&moves=")
     page.reload()
     expect(page.locator("#title")).to_have_text(f"Analysis board, 6 rows × {largest} columns")
+
+
+def test_a_move_off_the_line_says_what_it_replaced_and_can_bring_it_back(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    page = new_page()
+    page.goto(service + "/#analysis=&r=6&c=7&moves=2,3,2,3,2,3,2&at=1")
+    expect(page.locator("#step-line")).to_have_text("Move 1 of 7.")
+    # The line's own next move steps forward and keeps the line.
+    page.keyboard.press("3")
+    expect(page.locator("#step-line")).to_have_text("Move 2 of 7.")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#step-line")).to_have_text("Move 1 of 7.")
+    # Another one replaces the rest of the line, says so, and can take it back.
+    page.keyboard.press("4")
+    expect(page.get_by_label("Move list")).to_have_value("2,4")
+    expect(page.locator("#step-line")).to_have_text(
+        "Move 2 of 2. This move replaced the line's 6 moves after move 1 (3,2,3,2,3,2)."
+    )
+    page.get_by_role("button", name="Bring back the replaced moves").click()
+    expect(page.get_by_label("Move list")).to_have_value("2,3,2,3,2,3,2")
+    expect(page.locator("#step-line")).to_have_text("Move 1 of 7.")
+    expect(page.get_by_role("button", name="Bring back the replaced moves")).to_have_count(0)
+
+
+def test_the_move_list_is_clicked_and_the_steps_stop_at_the_ends(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    page = new_page()
+    page.goto(service + "/#analysis=&r=6&c=7&moves=")
+    expect(page.locator("#step-line")).to_have_text("Move 0 of 0.")
+    for name in ("« Start", "◀ Back", "Forward ▶", "End »"):
+        expect(page.get_by_role("button", name=name)).to_be_disabled()
+    page.goto(service + "/#analysis=&r=6&c=7&moves=2,3,2,3")
+    expect(page.locator("#step-line")).to_have_text("Move 4 of 4.")
+    expect(page.get_by_role("button", name="Forward ▶")).to_be_disabled()
+    expect(page.get_by_role("button", name="End »")).to_be_disabled()
+    page.locator("#move-list").get_by_role("button").nth(1).click()
+    expect(page.locator("#step-line")).to_have_text("Move 2 of 4.")
+    wait_for_discs(page, 2)
+    for name in ("« Start", "◀ Back", "Forward ▶", "End »"):
+        expect(page.get_by_role("button", name=name)).to_be_enabled()
+    page.get_by_role("button", name="« Start").click()
+    expect(page.get_by_role("button", name="◀ Back")).to_be_disabled()
+    expect(page.get_by_role("button", name="« Start")).to_be_disabled()

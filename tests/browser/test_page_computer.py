@@ -107,3 +107,34 @@ def test_every_screen_fits_its_width_without_scrolling_sideways(
             assert box is not None and box["x"] + box["width"] <= width
             assert box["width"] >= 24  # tap targets of 24 px at least (WCAG 2.2)
         assert page.evaluate("document.documentElement.scrollWidth") <= width, fragment
+
+
+@pytest.mark.parametrize(
+    ("fragment", "said"),
+    [
+        (
+            "computer=3&r=6&c=7&you=0&moves=3,3,3,3,3,3,3",
+            "its moves are no game on this 6 × 7 board: move 7, column 3, cannot be played "
+            "(that column is full).",
+        ),
+        ("computer=9&r=6&c=7&you=0&moves=", "there is no level “9”: the levels are 1 to 5."),
+        (
+            "computer=2&r=0&c=7&you=0&moves=",
+            "a board of 0 rows × 7 columns cannot be played here: "
+            "rows and columns are whole numbers from 1 to 16.",
+        ),
+    ],
+    ids=["moves", "level", "size"],
+)
+def test_an_edited_address_is_said_in_words(
+    new_page: Callable[..., Page], service: str, fragment: str, said: str
+) -> None:
+    page = new_page()
+    page.goto(service + "/#" + fragment)
+    expect(page.locator("#notice-text")).to_have_text(
+        "This address is no game against the computer: " + said
+    )
+    expect(page.locator("#board-area")).to_be_hidden()
+    page.keyboard.press("3")  # no board, nothing to drop into (and no error either)
+    page.locator("#notice").get_by_role("button", name="New game").click()
+    expect(page.get_by_role("button", name="Start")).to_be_visible()

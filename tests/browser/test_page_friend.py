@@ -48,17 +48,106 @@ def test_a_whole_game_by_link_between_players_named_with_markup(
     expect(bob.locator("#board .cell.win")).to_have_count(4)
     for page in (ann, bob):
         no_markup_from_names(page)
-    # The finished game goes to review, move by move.
+    # The finished game goes to review, move by move, for both: the last mover too.
+    expect(ann.get_by_role("button", name="Review move by move")).to_be_visible()
     bob.get_by_role("button", name="Review move by move").click()
     expect(bob.locator("#step-line")).to_have_text("Move 7 of 7.")
+    # The review names the players.
+    expect(status(bob)).to_have_text(f"{XSS_NAMES[0]} (X, red) has won.")
+    expect(bob.locator("#move-list li").first).to_have_text(f"X {XSS_NAMES[0]}: column 0")
+    assert bob.locator("img, svg, main [onerror], main [onload]").count() == 0
+
+
+def fragment_of(link: str) -> dict[str, str]:
+    """The parts of a page link's fragment: game, me, t."""
+    return dict(part.split("=", 1) for part in link.split("#", 1)[1].split("&"))
+
+
+def test_the_creator_keeps_the_invite_until_the_friend_has_moved(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    ann, bob = new_page(), new_page()
+    link = create_game(ann, service, "ann", "bob")
+    drop(ann, 3)
+    wait_for_discs(ann, 1)
+    expect(ann.locator("#invite-link")).to_be_visible()
+    ann.reload()
+    wait_for_discs(ann, 1)
+    expect(ann.locator("#invite-link")).to_be_visible()
+    expect(ann.locator("#invite-link")).to_have_value(link)
+    bob.goto(link)
+    drop(bob, 4)
+    wait_for_discs(ann, 2)
+    # The friend has joined: the invite folds away, and opens again on a click.
+    expect(ann.locator("#invite-link")).to_be_hidden()
+    ann.get_by_text("Invite your friend").click()
+    expect(ann.locator("#invite-link")).to_have_value(link)
+    expect(bob.locator("#invite")).to_be_hidden()  # the friend never sees an invite
+
+
+def test_a_link_with_a_wrong_or_no_token_never_replaces_a_good_one(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    ann, bob, carol = new_page(), new_page(), new_page()
+    link = create_game(ann, service, "ann", "bob")
+    game = fragment_of(link)["game"]
+    bob.goto(link)
+    expect(bob.locator("#play-heading")).to_contain_text("bob (you)")
+    wrong = f"{service}/#game={game}&me=bob&t={'0' * 32}"
+    bob.goto(wrong)
+    expect(bob.locator("#notice-text")).to_have_text(
+        "This link's secret token is not bob's. This browser still holds bob's own token "
+        "from before, and plays with it."
+    )
+    drop(ann, 3)
+    drop(bob, 4)
+    wait_for_discs(ann, 2)
+    bob.reload()  # the good token is still the one kept
+    wait_for_discs(bob, 2)
+    drop(ann, 3)
+    drop(bob, 4)
+    wait_for_discs(ann, 4)
+    # A browser with no good token watches, and is told why and what to do.
+    carol.goto(wrong)
+    expect(carol.locator("#notice-text")).to_have_text(
+        "This link's secret token is not bob's, so you are watching, not playing. "
+        "To play as bob, ask whoever created the game to send bob's invite link again."
+    )
+    expect(status(carol)).to_have_text("ann's turn (X, red).")
+    expect(carol.locator("#play-heading")).not_to_contain_text("(you)")
+    # (Another browser: this one's address is already that link, the token taken out.)
+    dave = new_page()
+    dave.goto(f"{service}/#game={game}&me=bob")
+    expect(dave.locator("#notice-text")).to_have_text(
+        "This link lacks bob's secret token, so you are watching, not playing. To play as bob, "
+        "open the whole invite link that whoever created the game sent you: it ends with "
+        "“&t=” and the token."
+    )
+    expect(dave.locator("#play-heading")).not_to_contain_text("(you)")
+    expect(status(dave)).to_have_text("ann's turn (X, red).")
+    assert dave.locator("#board .column[aria-disabled='false']").count() == 0
+
+
+def test_quitting_asks_first(new_page: Callable[..., Page], service: str) -> None:
+    ann = new_page()
+    create_game(ann, service, "ann", "bob")
+    expect(status(ann)).to_contain_text("Your turn")
+    ann.get_by_role("button", name="Quit this game").click()
+    expect(ann.get_by_role("button", name="Yes, quit: bob wins")).to_be_visible()
+    ann.get_by_role("button", name="No, keep playing").click()
+    expect(ann.get_by_role("button", name="Yes, quit: bob wins")).to_have_count(0)
+    drop(ann, 3)  # the game went on
+    wait_for_discs(ann, 1)
+    ann.get_by_role("button", name="Quit this game").click()
+    ann.get_by_role("button", name="Yes, quit: bob wins").click()
+    expect(status(ann)).to_have_text("You quit the game.")
 
 
 def test_the_friend_quitting_is_said_with_a_way_on(
     new_page: Callable[..., Page], service: str
 ) -> None:
     ann = new_page()
-    link = create_game(ann, service, "ann", "bob")
-    fragment = dict(part.split("=", 1) for part in link.split("#", 1)[1].split("&"))
+    fragment = fragment_of(create_game(ann, service, "ann", "bob"))
     drop(ann, 3)
     wait_for_discs(ann, 1)
     answer = HTTP.delete(
@@ -113,3 +202,62 @@ def test_a_refused_or_unsent_move_is_said_with_a_way_on(
     expect(page.locator("#notice")).to_be_hidden()
     wait_for_discs(page, 2)
     expect(status(page)).to_contain_text("Your turn")
+
+
+def test_an_outage_keeps_the_moves_notice_and_ends_soon_after_the_service_is_back(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    ann = new_page()
+    try:
+        # The page's clock is the test's: time moves only when the test says.
+        ann.clock.install()
+        fragment = fragment_of(create_game(ann, service, "ann", "bob"))
+        drop(ann, 3)
+        wait_for_discs(ann, 1)
+        ann.clock.pause_at(ann.evaluate("Date.now()") / 1000 + 1)
+        moves, own_move = re.compile(r"/moves\?"), "**/drop_token/*/ann"
+        ann.route(moves, lambda route: route.abort())
+        ann.route(own_move, lambda route: route.abort())
+        # bob's move answers the request already waiting; the next one fails.
+        with ann.expect_event("requestfailed"):
+            answer = HTTP.post(
+                f"{service}/drop_token/{fragment['game']}/bob",
+                json={"column": 4},
+                headers={"Authorization": f"Bearer {fragment['t']}"},
+            )
+            assert answer.status_code == 200, answer.text
+        expect(ann.locator("#trouble-text")).to_have_text(
+            "The service cannot be reached; trying again…"
+        )
+        drop(ann, 2)
+        expect(ann.locator("#notice-text")).to_have_text(
+            "Your move could not be sent: the service cannot be reached."
+        )
+        expect(ann.locator("#trouble")).to_be_visible()  # both said, neither hides the other
+        for _ in range(3):  # the pauses between tries grow...
+            with ann.expect_event("requestfailed"):
+                ann.clock.run_for(60_000)
+        ann.unroute(moves)
+        ann.unroute(own_move)
+        # ... to 5 s at most: the service back is seen within them.
+        ann.clock.run_for(5_000)
+        expect(ann.locator("#trouble")).to_be_hidden()
+        ann.locator("#notice").get_by_role("button", name="Try again").click()
+        wait_for_discs(ann, 3)
+        expect(ann.locator("#notice")).to_be_hidden()
+        # The network back (the browser's "online") ends a pause at once.
+        ann.route(moves, lambda route: route.abort())
+        with ann.expect_event("requestfailed"):
+            answer = HTTP.post(
+                f"{service}/drop_token/{fragment['game']}/bob",
+                json={"column": 4},
+                headers={"Authorization": f"Bearer {fragment['t']}"},
+            )
+            assert answer.status_code == 200, answer.text
+        expect(ann.locator("#trouble")).to_be_visible()
+        ann.unroute(moves)
+        ann.evaluate("window.dispatchEvent(new Event('online'))")
+        expect(ann.locator("#trouble")).to_be_hidden()
+        wait_for_discs(ann, 4)
+    finally:
+        ann.close()  # its context's fake clock must not reach another test

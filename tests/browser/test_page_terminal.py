@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -20,6 +21,9 @@ pytestmark = pytest.mark.slow
 TERMINAL_SECONDS = 60
 """The longest the terminal game may take to see the game's end and stop."""
 
+ASTRONAUT = "\U0001f469\u200d\U0001f680 Zo\u00eb"
+"""The friend's name: an emoji of three code points (woman, zero-width joiner, rocket)."""
+
 
 def test_the_browser_beats_a_terminal_player_who_joined_by_the_pages_command(
     new_page: Callable[..., Page], service: str, tmp_path: Path
@@ -27,7 +31,7 @@ def test_the_browser_beats_a_terminal_player_who_joined_by_the_pages_command(
     page = new_page()
     page.goto(service + "/")
     page.get_by_label("Your name").fill("ann")
-    page.get_by_label("Friend's name").fill("bob")
+    page.get_by_label("Friend's name").fill(ASTRONAUT)
     page.get_by_role("button", name="Create game").click()
     command = page.locator("#invite-command")
     expect(command).to_have_value(
@@ -37,7 +41,7 @@ def test_the_browser_beats_a_terminal_player_who_joined_by_the_pages_command(
     token = words[0].removeprefix("CONNECT_FOUR_TOKEN=")
     assert words[1:4] == ["python3", "connect.py", "--join"]
     url, options = words[4], words[5:]
-    assert url.startswith(service + "/drop_token/") and url.endswith("/bob")
+    assert url.startswith(service + "/drop_token/") and url.endswith("/" + quote(ASTRONAUT))
     assert options == ["--rows", "6", "--columns", "7"]  # the page's board, not the terminal's
     (tmp_path / "in").write_text("1\n1\n1\n")  # bob's columns, read one a turn
     with (tmp_path / "in").open() as typed, (tmp_path / "out").open("w") as shown:
@@ -59,8 +63,8 @@ def test_the_browser_beats_a_terminal_player_who_joined_by_the_pages_command(
         if terminal.poll() is None:
             terminal.kill()
             terminal.wait()
-    out = (tmp_path / "out").read_text()
+    out = (tmp_path / "out").read_text(encoding="utf-8")
     assert terminal.returncode == 0, out
-    assert "you are bob (O), ann is X" in out
+    assert f"you are {ASTRONAUT} (O), ann is X" in out
     assert "Game finished." in out
     assert out.rstrip().endswith("ann (X) wins.")

@@ -45,11 +45,11 @@ def test_a_watcher_sees_every_move_live_and_reviews_the_game(
     # (The request already waiting for the next move is answered by it; the next one fails.)
     page.route(re.compile(r"/moves\?"), lambda route: route.abort())
     play(XSS_NAMES[0], 0)
-    expect(page.locator("#notice-text")).to_have_text(
+    expect(page.locator("#trouble-text")).to_have_text(
         "The service cannot be reached; trying again…"
     )
     page.unroute(re.compile(r"/moves\?"))
-    expect(page.locator("#notice")).to_be_hidden()
+    expect(page.locator("#trouble")).to_be_hidden()
     wait_for_discs(page, 3)
     for player, column in [(1, 1), (0, 0), (1, 1), (0, 0)]:
         play(XSS_NAMES[player], column)
@@ -60,7 +60,7 @@ def test_a_watcher_sees_every_move_live_and_reviews_the_game(
 
     page.get_by_role("button", name="Review move by move").click()
     expect(page.locator("#step-line")).to_have_text("Move 7 of 7.")
-    expect(status(page)).to_have_text("X (red) has won.")
+    expect(status(page)).to_have_text(f"{XSS_NAMES[0]} (X, red) has won.")
     for _ in range(3):
         page.keyboard.press("ArrowDown")
     expect(page.locator("#step-line")).to_have_text("Move 4 of 7.")
@@ -75,14 +75,42 @@ def test_a_watcher_sees_every_move_live_and_reviews_the_game(
     wait_for_discs(page, 7)
 
 
+UNKNOWN_GAME = "0123456789abcdef0123456789abcdef"
+
+
+def expect_only_the_notice(page: Page, text: str) -> None:
+    """The page says ``text``, and shows no board, heading, status or keys of any game."""
+    expect(page.locator("#notice-text")).to_have_text(text)
+    expect(page.locator("#board-area")).to_be_hidden()
+    expect(page.locator("#play")).to_be_hidden()
+    assert page.locator("#title").text_content() == ""
+
+
 def test_an_unknown_game_is_said_with_a_way_on(new_page: Callable[..., Page], service: str) -> None:
     page = new_page()
-    page.goto(service + "/#watch=0123456789abcdef0123456789abcdef")
-    expect(page.locator("#notice-text")).to_have_text(
-        "There is no game with this id on this service."
-    )
+    page.goto(f"{service}/#watch={UNKNOWN_GAME}")
+    expect_only_the_notice(page, "There is no game with this id on this service.")
     page.locator("#notice").get_by_role("button", name="New game").click()
     expect(page.get_by_role("button", name="Create game")).to_be_visible()
+
+
+def test_an_error_page_keeps_nothing_of_the_game_shown_before(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    game = HTTP.post(
+        f"{service}/drop_token", json={"players": ["ann", "bob"], "rows": 6, "columns": 7}
+    ).json()["gameId"]
+    page = new_page()
+    page.goto(f"{service}/#watch={game}")
+    expect(status(page)).to_have_text("ann's turn (X, red).")
+    page.goto(f"{service}/#watch={UNKNOWN_GAME}")
+    expect_only_the_notice(page, "There is no game with this id on this service.")
+    page.goto(f"{service}/#watch={game}")
+    expect(status(page)).to_have_text("ann's turn (X, red).")
+    page.goto(f"{service}/#watch=")
+    expect_only_the_notice(page, "This link names no game: it needs a game id after “=”.")
+    page.keyboard.press("3")  # no board, nothing to drop into (and no error either)
+    assert page.title() == "Connect Four"  # not "Loading the game…"
 
 
 def test_a_service_that_refuses_wait_is_asked_at_a_slow_pace(
