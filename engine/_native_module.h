@@ -253,6 +253,12 @@ static PyObject *Search_touch(SearchObject *self, PyObject *Py_UNUSED(ignored))
     Py_RETURN_NONE;
 }
 
+static PyObject *Search_filled(SearchObject *self, PyObject *Py_UNUSED(ignored))
+{
+    if (refuse_if_busy(self) < 0) return NULL;
+    return PyLong_FromUnsignedLongLong(search_filled(&self->search));
+}
+
 static PyObject *Search_use_database(SearchObject *self, PyObject *const *args,
                                      Py_ssize_t nargs)
 {
@@ -300,6 +306,8 @@ static PyMethodDef Search_methods[] = {
     {"reset", (PyCFunction)Search_reset, METH_NOARGS, "Empty the transposition table."},
     {"touch", (PyCFunction)Search_touch, METH_NOARGS,
      "Empty the table by writing all of it, so that no search pays for its first touch."},
+    {"filled", (PyCFunction)Search_filled, METH_NOARGS,
+     "filled() -> the slots in use in every table (a scan of all of them): 0 after reset()."},
     {"use_database", (PyCFunction)(void (*)(void))Search_use_database, METH_FASTCALL,
      "use_database(records, scores, stones): the search takes the score of a position of\n"
      "`stones` stones from the database (connect_four.engine.database's buffers); records None: "

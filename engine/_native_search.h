@@ -497,7 +497,8 @@ static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard ma
                                         const Shape shape, Negamax recurse)
 {
     Search *const s = w->search;
-    assert(alpha < beta && moves < shape.cells);
+    assert(alpha < beta);
+    assert(moves <= shape.cells);
     assert(!(winning_cells(s, current, mask) & ((mask + s->bottom) & s->board)));
     if (count_and_stop(w)) return 0;
     int score;
@@ -620,6 +621,14 @@ static void search_empty(Search *s)
         if (!table_clear_listed(&w->leaf, &w->leaf_stores)) table_clear_all(&w->leaf);
     }
     if (all_of_big) table_clear_all(&s->table);
+}
+
+/* The slots in use in every table: 0 once they are emptied. */
+static uint64_t search_filled(const Search *s)
+{
+    uint64_t filled = table_filled(&s->table);
+    for (int i = 0; i < MAX_THREADS; i++) filled += table_filled(&s->workers[i].leaf);
+    return filled;
 }
 
 /* Every table emptied by writing all of it, so that no search pays for

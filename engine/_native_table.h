@@ -51,15 +51,12 @@
 #define STORES_CAPACITY (1u << 17)
 #define STORES_FIRST_CAPACITY (1u << 10)
 
-/* Tables from half this size on are aligned to huge pages, and rounded up
- * to them (the leaf table is just under one). */
-#define HUGE_PAGE ((size_t)2 << 20)
-/* Tables of more than this many bytes ask Linux for huge pages: fewer
- * misses of the address translation caches in a big search, but each first
- * touch of one zeroes 2 MiB, and a small search touches a few slots of the
- * big table all over it. The leaf table (just under 2 MiB), which every
- * search touches, stays on small pages. */
-#define HUGE_PAGES_FROM HUGE_PAGE
+/* Tables from this size on are mapped from the system directly: zero
+ * pages, whatever the allocator did with the memory before. They are not
+ * put on huge pages: on a busy machine the first touch of one stalled for
+ * the system to find 2 MiB free, and a small search touches slots all over
+ * a big table (see docs/search-history.md). */
+#define MAPPED_FROM ((size_t)1 << 20)
 
 typedef struct {
     bitboard *slots; /* NULL until the first search */
@@ -150,20 +147,13 @@ static int table_allocate(Table *t)
     if (t->slots || table_take_spare(t)) return 0;
     const size_t bytes = (size_t)t->size * sizeof(bitboard);
 #if defined(__linux__) && defined(MAP_ANONYMOUS)
-    if (bytes >= HUGE_PAGE / 2) {
-        /* Mapped one huge page more than needed, to start on a huge page. */
-        const size_t rounded = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-        const size_t mapped_bytes = rounded + HUGE_PAGE;
-        void *mapped = mmap(NULL, mapped_bytes, PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (bytes >= MAPPED_FROM) {
+        void *mapped =
+            mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (mapped == MAP_FAILED) return -1;
-        const uintptr_t start = ((uintptr_t)mapped + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-#if defined(MADV_HUGEPAGE)
-        if (bytes > HUGE_PAGES_FROM) madvise((void *)start, rounded, MADV_HUGEPAGE);
-#endif
         t->mapped = mapped;
-        t->mapped_bytes = mapped_bytes;
-        t->slots = (bitboard *)start;
+        t->mapped_bytes = bytes;
+        t->slots = (bitboard *)mapped;
         return 0;
     }
 #endif
@@ -233,6 +223,15 @@ static int table_clear_listed(Table *t, Stores *stores)
 static void table_clear_all(Table *t)
 {
     if (t->slots) memset(t->slots, 0, (size_t)t->size * sizeof(bitboard));
+}
+
+/* The slots in use (a scan of the whole table). */
+static uint64_t table_filled(const Table *t)
+{
+    uint64_t filled = 0;
+    if (t->slots)
+        for (uint64_t i = 0; i < t->size; i++) filled += t->slots[i] != 0;
+    return filled;
 }
 
 /* The slot of `key` (key % size), and key / size in *quotient: one division,

@@ -331,7 +331,7 @@ class Solver(BudgetedSearch):
         ``threats`` are the winning cells of the player who just moved,
         already computed by the caller to order its moves. The caller
         guarantees the player to move cannot win at once (it only plays
-        non-losing moves). ``engine/_native.c`` mirrors this function.
+        non-losing moves). ``engine/_native_search.h``'s negamax mirrors this function.
         Positions with more than :data:`LEAF_EMPTY` empty cells are in
         ``table``, the others in ``leaf_table``.
         """
