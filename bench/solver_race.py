@@ -7,7 +7,7 @@ one of the project's::
     nice -n 5 .venv/bin/python -m bench.solver_race --data ../shared/benchmarks/pons  # End-Easy 1000, Begin-Medium 30, Begin-Hard 4
     nice -n 5 .venv/bin/python -m bench.solver_race --data DIR --set Begin-Hard      # one set only
     nice -n 5 .venv/bin/python -m bench.solver_race --data DIR --threads 2  # and 2 threads' wall time
-    nice -n 5 .venv/bin/python -m bench.solver_race --no-pons --empty      # the empty 7 x 6 board (minutes)
+    nice -n 5 .venv/bin/python -m bench.solver_race --no-pons --empty      # the empty 6 x 7 board (minutes)
     nice -n 5 .venv/bin/python -m bench.solver_race --no-pons --empty-5x8  # the project alone, 5 x 8
     nice -n 5 .venv/bin/python -m bench.solver_race --no-pons --calls       # a search call's fixed cost
 
@@ -21,7 +21,7 @@ both keep alike: one at every call of the recursive search (BitBully's
 at once (a forced loss, a full board, a table cutoff), none for a table
 probe. So the nanoseconds per position count the same thing on both
 sides. The ratio is the project's CPU time over BitBully's: below 1 the project is
-faster. The positions are 7 x 6 lines of Pons' test sets, in the folder
+faster. The positions are 6 x 7 lines (rows x columns) of Pons' test sets, in the folder
 ``--data`` names, columns written from 1. The machine's load average is
 printed with the figures. Nothing is asserted.
 """
@@ -230,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         "--threads",
         type=int,
         default=1,
-        help="also race the project's search on N threads on Begin-Hard (wall time)",
+        help="also race the project's search on N threads on every set (wall time)",
     )
     parser.add_argument(
         "--table-mb",
@@ -245,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         help="race only this one of Pons' sets (repeatable; default: all)",
     )
     parser.add_argument(
-        "--empty", action="store_true", help="also race on the empty 7 x 6 board (minutes each)"
+        "--empty", action="store_true", help="also race on the empty 6 x 7 board (minutes each)"
     )
     parser.add_argument(
         "--empty-5x8",
@@ -294,15 +294,14 @@ def _run(args: argparse.Namespace) -> int:
         f"{'positions':>13} {'per pos.':>10}"
     )
     for title, positions in sets:
-        chosen = {**racers, **helpers} if title == "Begin-Hard" else racers
-        tallies = race(positions, chosen)
+        tallies = race(positions, {**racers, **helpers})
         print_race(title, tallies, "project", "BitBully")
         if helper_name in tallies:
             ratio = tallies[helper_name].mean_wall() / tallies["project"].mean_wall()
             print(f"{title:<14} wall time {helper_name} / project: {ratio:.2f}   ({_load()})")
     if args.empty:
         tallies = race([([], 1)], racers)
-        print_race("empty 7 x 6", tallies, "project", "BitBully")
+        print_race("empty 6 x 7", tallies, "project", "BitBully")
     if args.calls:
         print_calls()
     if args.empty_5x8:

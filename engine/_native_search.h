@@ -331,6 +331,13 @@ static int worker_event(Worker *w)
     return 0;
 }
 
+/* Whether `self` holds the slot of `key` in `table` (for asserts). */
+static inline int is_slot_of(const Table *table, bitboard key, const Child *self)
+{
+    bitboard quotient;
+    return table_slot(table, key, &quotient) == self->slot && quotient == self->quotient;
+}
+
 /* Count a position: 1 if the search must stop (the budget ran out, or
  * another thread finished first), else 0. */
 static ALWAYS_INLINE int count_and_stop(Worker *w)
@@ -467,6 +474,12 @@ static inline uint64_t *searching_mark(Search *s, uint64_t key)
 typedef int (*Negamax)(Worker *w, bitboard current, bitboard mask, int moves, int alpha,
                        int beta, const Child *self);
 
+/* Whether another thread is searching the position of `key` now. */
+static inline int another_searches(const uint64_t *mark, uint64_t key)
+{
+    return __atomic_load_n(mark, __ATOMIC_RELAXED) == key;
+}
+
 /* A child's score (for the player to move in the node), its position
  * marked as being searched where threads defer (`mark`). */
 static ALWAYS_INLINE int child_score(Worker *w, Negamax recurse, uint64_t *mark, uint64_t key,
@@ -500,6 +513,7 @@ static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard ma
     assert(alpha < beta);
     assert(moves <= shape.cells);
     assert(!(winning_cells(s, current, mask) & ((mask + s->bottom) & s->board)));
+    assert(is_slot_of(table_of(w, shape.cells - moves), current + mask, self));
     if (count_and_stop(w)) return 0;
     int score;
     if (moves == s->database.stones && database_score(&s->database, current, mask, &score))
@@ -526,7 +540,7 @@ static ALWAYS_INLINE int negamax_shaped(Worker *w, bitboard current, bitboard ma
         const bitboard child_mask = mask | children[i].cell;
         const uint64_t key = (uint64_t)(opponent + child_mask);
         uint64_t *const mark = defer ? searching_mark(s, key) : NULL;
-        if (mark && 0 < k && k < n && __atomic_load_n(mark, __ATOMIC_RELAXED) == key) {
+        if (mark && 0 < k && k < n && another_searches(mark, key)) {
             deferred[count++ - n] = i;
             continue;
         }

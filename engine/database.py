@@ -33,9 +33,11 @@ search in it. The compiled search reads the same bytes as a buffer, with a
 
 from __future__ import annotations
 
+import functools
 import os
 from importlib import import_module
 from pathlib import Path
+from types import ModuleType
 
 from .bitboard import Position
 from .errors import DatabaseFormatError
@@ -278,6 +280,16 @@ def database_file() -> Path | None:
         package = import_module(_PACKAGE)
     except ImportError:
         return None
+    return _packaged_file(package)
+
+
+@functools.lru_cache(maxsize=4)
+def _packaged_file(package: ModuleType) -> Path | None:
+    """The database file ``package`` ships, looked up once.
+
+    The lookup goes through ``importlib.resources`` and a file check, about
+    50 µs: every new :class:`~connect_four.engine.exact.Solver` of the board asks.
+    """
     path = Path(str(package.BitBullyDatabases.get_database_path(_DATABASE_NAME)))
     return path if path.is_file() else None
 
