@@ -12,7 +12,7 @@ pure Python (the reference, for any board) or in C
 (``engine/_native_search.h``, the same search line for line: same scores,
 moves and node counts); :mod:`connect_four.engine.accelerator` chooses which.
 
-On 7 x 6 with the ``database`` extra installed, both searches take the
+On 6 x 7 with the ``database`` extra installed, both searches take the
 score of every 12-stone position from :mod:`connect_four.engine.database` instead of
 searching below it (``Solver(..., database=False)`` does not).
 """
@@ -139,7 +139,7 @@ class Solver(BudgetedSearch):
         self._table: TranspositionTable | None = None
         self._leaf_table: TranspositionTable | None = None
         self.database: Database | None = database_for(rules) if database else None
-        """The solved positions the search stops at (7 x 6 with the extra), or None."""
+        """The solved positions the search stops at (6 x 7 with the extra), or None."""
         parallel = native is not None and self.layout.bits <= NARROW_BITS
         self.threads = threads if parallel else 1
         """Threads that search together: ``threads`` where the 64-bit compiled search runs, else 1."""
