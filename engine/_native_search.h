@@ -22,12 +22,13 @@
  * (its sentinel), its `height`.
  *
  * Invariants, asserted in a debug build (compiled without NDEBUG):
- *   - a node is searched with alpha < beta, and its score is exact inside
- *     (alpha, beta), at most alpha below, at least beta above;
+ *   - a node is searched with alpha < beta, and returns the exact score if
+ *     it lies in [alpha, beta], else a bound on the same side: at most alpha
+ *     (fail low) or at least beta (fail high);
  *   - the player to move cannot win at once (the caller plays no move that
  *     lets them);
  *   - current holds the stones of the player to move, mask every stone;
- *     moves counts them, and stays below cells - 1;
+ *     moves counts them, at most cells (a root may be full);
  *   - a child's slot and quotient are its key's (current + mask) in the
  *     table of its empty cells.
  */
@@ -168,11 +169,11 @@ typedef struct Search {
     bitboard ordered[MAX_COLUMNS]; /* column masks, centre first */
     Table table;                   /* the positions of more than LEAF_EMPTY empty cells */
     int threads;
-    int started;           /* threads running: 1 until the helpers start */
-    int helpers_pending;   /* the helpers are to start... */
-    long long helpers_at;  /* ...once worker 0 has counted this many positions */
-    int stop;    /* set once the first thread finishes, or worker 0 gives up */
-    int result;  /* the score of the thread that set stop by finishing */
+    int started;          /* threads running: 1 until the helpers start */
+    int helpers_pending;  /* the helpers are to start... */
+    long long helpers_at; /* ...once worker 0 has counted this many positions */
+    int stop;             /* set once the first thread finishes, or worker 0 gives up */
+    int result;           /* the score of the thread that set stop by finishing */
     /* The workers, apart from the fields every thread reads at every
      * position (Python allocates its objects on 16 bytes only). */
     char apart_before[CACHE_LINE_PAIR];
@@ -496,7 +497,7 @@ static ALWAYS_INLINE int child_score(Worker *w, Negamax recurse, uint64_t *mark,
 
 /* --- Negamax --------------------------------------------------------------- */
 
-/* engine.exact's negamax: the exact score if it lies in (alpha, beta), else
+/* engine.exact's negamax: the exact score if it lies in [alpha, beta], else
  * a bound on the same side. `self->threats` are the winning cells of the
  * player who just moved; `self->slot` the node's slot, from its parent.
  *
