@@ -4,11 +4,12 @@ BitBully (C++, MTD(f) on bitboards) is a benchmark-only dependency, never
 one of the project's::
 
     .venv/bin/pip install bitbully
-    nice -n 5 .venv/bin/python -m bench.solver_race --data ../shared/benchmarks/pons  # Begin-Medium 30, Begin-Hard 4
+    nice -n 5 .venv/bin/python -m bench.solver_race --data ../shared/benchmarks/pons  # End-Easy 1000, Begin-Medium 30, Begin-Hard 4
     nice -n 5 .venv/bin/python -m bench.solver_race --data DIR --set Begin-Hard      # one set only
     nice -n 5 .venv/bin/python -m bench.solver_race --data DIR --threads 2  # and 2 threads' wall time
-    nice -n 5 .venv/bin/python -m bench.solver_race --no-pons --empty      # the empty 7 x 6 board (minutes)
+    nice -n 5 .venv/bin/python -m bench.solver_race --no-pons --empty      # the empty 6 x 7 board (minutes)
     nice -n 5 .venv/bin/python -m bench.solver_race --no-pons --empty-5x8  # the project alone, 5 x 8
+    nice -n 5 .venv/bin/python -m bench.solver_race --no-pons --calls       # a search call's fixed cost
 
 Both solvers score each position from an empty transposition table, with
 no opening book (nor the project's 12-stone database), one after the other
@@ -20,7 +21,7 @@ both keep alike: one at every call of the recursive search (BitBully's
 at once (a forced loss, a full board, a table cutoff), none for a table
 probe. So the nanoseconds per position count the same thing on both
 sides. The ratio is the project's CPU time over BitBully's: below 1 the project is
-faster. The positions are 7 x 6 lines of Pons' test sets, in the folder
+faster. The positions are 6 x 7 lines (rows x columns) of Pons' test sets, in the folder
 ``--data`` names, columns written from 1. The machine's load average is
 printed with the figures. Nothing is asserted.
 """
@@ -46,10 +47,16 @@ from connect_four.engine.exact import Solver, check_threads
 from connect_four.engine.rules import Rules
 from connect_four.engine.table import TABLE_SIZE, table_size_for_megabytes
 
+from .search_calls import print_calls
+
 STANDARD = Rules(rows=6, columns=7, connect=4)
 SMALL = Rules(rows=5, columns=8, connect=4)
 
-RACED_SETS = [("Begin-Medium", "Test_L1_R2", 30), ("Begin-Hard", "Test_L1_R3", 4)]
+RACED_SETS = [
+    ("End-Easy", "Test_L3_R1", 1000),
+    ("Begin-Medium", "Test_L1_R2", 30),
+    ("Begin-Hard", "Test_L1_R3", 4),
+]
 """Name, file and lines taken from the top of each of Pons' sets raced."""
 
 INSTALL_HINT = (
@@ -193,7 +200,7 @@ def print_race(title: str, tallies: dict[str, Tally], baseline: str, rival: str)
     """One line per solver, then the CPU ratio of ``baseline`` over ``rival``."""
     for name, tally in tallies.items():
         print(
-            f"{title:<14} {name:<16} {len(tally.runs):>3} {_duration(tally.mean_cpu()):>10} "
+            f"{title:<14} {name:<16} {len(tally.runs):>4} {_duration(tally.mean_cpu()):>10} "
             f"{_duration(tally.mean_wall()):>10} {tally.mean_positions() / 1e6:>11.2f} M "
             f"{tally.ns_per_position():>7.0f} ns",
             flush=True,
@@ -203,6 +210,8 @@ def print_race(title: str, tallies: dict[str, Tally], baseline: str, rival: str)
 
 
 def _duration(seconds: float) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} us"
     return f"{seconds * 1e3:.1f} ms" if seconds < 1 else f"{seconds:.3f} s"
 
 
@@ -221,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         "--threads",
         type=int,
         default=1,
-        help="also race the project's search on N threads on Begin-Hard (wall time)",
+        help="also race the project's search on N threads on every set (wall time)",
     )
     parser.add_argument(
         "--table-mb",
@@ -236,12 +245,15 @@ def main(argv: list[str] | None = None) -> int:
         help="race only this one of Pons' sets (repeatable; default: all)",
     )
     parser.add_argument(
-        "--empty", action="store_true", help="also race on the empty 7 x 6 board (minutes each)"
+        "--empty", action="store_true", help="also race on the empty 6 x 7 board (minutes each)"
     )
     parser.add_argument(
         "--empty-5x8",
         action="store_true",
         help="also time the project alone on the empty 5 x 8 board (minutes)",
+    )
+    parser.add_argument(
+        "--calls", action="store_true", help="also time a search call's fixed cost (seconds)"
     )
     args = parser.parse_args(argv)
     try:
@@ -278,23 +290,24 @@ def _run(args: argparse.Namespace) -> int:
     )
     print(f"project table: {table_size:,} slots, {table_size * 8 / 2**20:.0f} MiB; {_load()}")
     print(
-        f"{'work':<14} {'solver':<16} {'n':>3} {'mean CPU':>10} {'mean wall':>10} "
+        f"{'work':<14} {'solver':<16} {'n':>4} {'mean CPU':>10} {'mean wall':>10} "
         f"{'positions':>13} {'per pos.':>10}"
     )
     for title, positions in sets:
-        chosen = {**racers, **helpers} if title == "Begin-Hard" else racers
-        tallies = race(positions, chosen)
+        tallies = race(positions, {**racers, **helpers})
         print_race(title, tallies, "project", "BitBully")
         if helper_name in tallies:
             ratio = tallies[helper_name].mean_wall() / tallies["project"].mean_wall()
             print(f"{title:<14} wall time {helper_name} / project: {ratio:.2f}   ({_load()})")
     if args.empty:
         tallies = race([([], 1)], racers)
-        print_race("empty 7 x 6", tallies, "project", "BitBully")
+        print_race("empty 6 x 7", tallies, "project", "BitBully")
+    if args.calls:
+        print_calls()
     if args.empty_5x8:
         run = project_racer(SMALL, table_size, args.threads)([])
         print(
-            f"{'empty 5 x 8':<14} {'project':<16} {1:>3} {_duration(run.cpu):>10} "
+            f"{'empty 5 x 8':<14} {'project':<16} {1:>4} {_duration(run.cpu):>10} "
             f"{_duration(run.wall):>10} {run.positions / 1e6:>11.2f} M "
             f"{run.cpu / run.positions * 1e9:>7.0f} ns   score {run.score}, "
             f"{args.threads} thread(s), {_load()}"

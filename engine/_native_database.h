@@ -1,4 +1,4 @@
-/* The compiled search's leaf hook on the 12-stone 7 x 6 database of
+/* The compiled search's leaf hook on the 12-stone 6 x 7 database of
  * connect_four.engine.database: included by engine/_native_search.h before its Search
  * type, which holds one Database and asks database_score at every node
  * with `stones` stones on the board, as the pure-Python search does.

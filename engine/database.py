@@ -1,4 +1,4 @@
-"""Exact scores of every 12-stone 7 x 6 position, from the optional ``bitbully-databases`` package.
+"""Exact scores of every 12-stone 6 x 7 position, from the optional ``bitbully-databases`` package.
 
 Markus Thill's BitBully ships, as the PyPI package ``bitbully-databases``
 (MIT; the project's ``database`` extra), the exact value and distance to the
@@ -33,9 +33,11 @@ search in it. The compiled search reads the same bytes as a buffer, with a
 
 from __future__ import annotations
 
+import functools
 import os
 from importlib import import_module
 from pathlib import Path
+from types import ModuleType
 
 from .bitboard import Position
 from .errors import DatabaseFormatError
@@ -102,7 +104,7 @@ _FIELD = (1 << (DATABASE_RULES.rows + 1)) - 1
 
 
 def database_keys(current: int, mask: int) -> tuple[int, int]:
-    """The database keys of a 12-stone 7 x 6 position and of its mirror image.
+    """The database keys of a 12-stone 6 x 7 position and of its mirror image.
 
     ``current`` and ``mask`` are :class:`~connect_four.engine.bitboard.Position`'s (the
     player to move is the first player, with 12 stones).
@@ -171,7 +173,7 @@ def _score_table(stones: int, cells: int) -> bytes:
 
 
 class Database:
-    """The exact score of every 12-stone 7 x 6 position, looked up by binary search.
+    """The exact score of every 12-stone 6 x 7 position, looked up by binary search.
 
     ``records`` is the file's content as it is (5-byte records sorted by
     key); ``scores`` turns a record's value byte into its Pons score (for
@@ -278,6 +280,16 @@ def database_file() -> Path | None:
         package = import_module(_PACKAGE)
     except ImportError:
         return None
+    return _packaged_file(package)
+
+
+@functools.lru_cache(maxsize=4)
+def _packaged_file(package: ModuleType) -> Path | None:
+    """The database file ``package`` ships, looked up once.
+
+    The lookup goes through ``importlib.resources`` and a file check, about
+    50 µs: every new :class:`~connect_four.engine.exact.Solver` of the board asks.
+    """
     path = Path(str(package.BitBullyDatabases.get_database_path(_DATABASE_NAME)))
     return path if path.is_file() else None
 
@@ -300,7 +312,7 @@ def load_database() -> Database | None:
 
 
 def database_for(rules: Rules) -> Database | None:
-    """The database for positions of ``rules``: the installed one on 7 x 6, else None.
+    """The database for positions of ``rules``: the installed one on 6 x 7, else None.
 
     >>> database_for(Rules(rows=8, columns=5)) is None
     True

@@ -12,7 +12,7 @@ pure Python (the reference, for any board) or in C
 (``engine/_native_search.h``, the same search line for line: same scores,
 moves and node counts); :mod:`connect_four.engine.accelerator` chooses which.
 
-On 7 x 6 with the ``database`` extra installed, both searches take the
+On 6 x 7 with the ``database`` extra installed, both searches take the
 score of every 12-stone position from :mod:`connect_four.engine.database` instead of
 searching below it (``Solver(..., database=False)`` does not).
 """
@@ -134,10 +134,12 @@ class Solver(BudgetedSearch):
         self.backend: Literal["native", "python"] = "python" if native is None else "native"
         """The search that runs: compiled or pure Python."""
         self._native_search: NativeSearch | None = None
+        self._winning_cells: Callable[[int, int], int] = self.layout.winning_cells
+        """The threats of a position's stones: the compiled search's, where it runs (faster)."""
         self._table: TranspositionTable | None = None
         self._leaf_table: TranspositionTable | None = None
         self.database: Database | None = database_for(rules) if database else None
-        """The solved positions the search stops at (7 x 6 with the extra), or None."""
+        """The solved positions the search stops at (6 x 7 with the extra), or None."""
         parallel = native is not None and self.layout.bits <= NARROW_BITS
         self.threads = threads if parallel else 1
         """Threads that search together: ``threads`` where the 64-bit compiled search runs, else 1."""
@@ -157,6 +159,7 @@ class Solver(BudgetedSearch):
                 db = self.database
                 self._native_search.use_database(db.records, db.scores, db.stones)
             self._negamax: Negamax = self._build_native_negamax(self._native_search)
+            self._winning_cells = self._native_search.winning_cells
         else:
             self._table = TranspositionTable(
                 table_size, key_bits=self.layout.bits, cells=rules.cells
@@ -223,7 +226,7 @@ class Solver(BudgetedSearch):
             raise SearchAborted(f"{cells - moves} empty cells are too many to solve")
         lower = -win_score(cells, moves + 1)  # lost at the opponent's next move
         upper = win_score(cells, moves)
-        threats = self.layout.winning_cells(current ^ mask, mask)
+        threats = self._winning_cells(current ^ mask, mask)
         negamax = self._negamax
         ascend = False
         if at_least is not None and at_least > lower:
@@ -270,7 +273,7 @@ class Solver(BudgetedSearch):
             if not cell:
                 continue
             child_mask = mask | cell
-            threats = lay.winning_cells(current | cell, child_mask)
+            threats = self._winning_cells(current | cell, child_mask)
             # The move achieves `score` iff the child scores at most -score.
             result = self._negamax(
                 current ^ mask, child_mask, moves + 1, -score, -score + 1, threats
@@ -331,7 +334,7 @@ class Solver(BudgetedSearch):
         ``threats`` are the winning cells of the player who just moved,
         already computed by the caller to order its moves. The caller
         guarantees the player to move cannot win at once (it only plays
-        non-losing moves). ``engine/_native.c`` mirrors this function.
+        non-losing moves). ``engine/_native_search.h``'s negamax mirrors this function.
         Positions with more than :data:`LEAF_EMPTY` empty cells are in
         ``table``, the others in ``leaf_table``.
         """

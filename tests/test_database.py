@@ -11,6 +11,7 @@ import bisect
 import os
 import random
 import tomllib
+import types
 from collections.abc import Iterator
 from importlib import import_module
 from pathlib import Path
@@ -404,6 +405,28 @@ def test_without_the_extra_there_is_no_database(hidden: None) -> None:
     assert load_database() is None
     assert database_for(DATABASE_RULES) is None
     assert Solver(DATABASE_RULES).database is None
+
+
+def test_the_packaged_file_is_looked_up_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Each new solver of the board asks for the file: the package's lookup
+    # (importlib.resources, about 50 µs) runs once for all of them.
+    shipped = tmp_path / "db.dat"
+    shipped.write_bytes(b"")
+    lookups: list[str] = []
+
+    class Databases:
+        @staticmethod
+        def get_database_path(name: str) -> str:
+            lookups.append(name)
+            return str(shipped)
+
+    package = types.ModuleType("fake_databases")
+    package.BitBullyDatabases = Databases  # type: ignore[attr-defined]
+    monkeypatch.setattr(database_module, "import_module", lambda name: package)
+    assert database_file() == database_file() == shipped
+    assert len(lookups) == 1
 
 
 def test_the_environment_variable_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
