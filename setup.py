@@ -18,7 +18,13 @@ Two jobs pyproject.toml cannot say:
 from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
-SEARCH = ["engine/_native_search.h", "engine/_native_database.h"]
+SEARCH = [
+    "engine/_native_search.h",
+    "engine/_native_module.h",
+    "engine/_native_table.h",
+    "engine/_native_database.h",
+]
+"""The headers both modules compile in: a change to one rebuilds them."""
 
 GAME = ("connect_four", "connect", "connect.py")
 """The top-level game file as a module of the package: (package, module, file)."""
