@@ -1,4 +1,4 @@
-"""Race the compiled exact search against BitBully on Pascal Pons' hardest sets and the empty board.
+"""Race the compiled exact search against BitBully (and connect-four-ai) on Pons' sets and the empty board.
 
 BitBully (C++, MTD(f) on bitboards) is a benchmark-only dependency, never
 one of the project's::
@@ -133,6 +133,30 @@ def bitbully_racer(core: ModuleType) -> Racer:
     return run
 
 
+def load_connect_four_ai() -> ModuleType | None:
+    """connect-four-ai (Rust), when installed; its Linux wheels are for Python 3.13 only.
+
+    ``pip install connect-four-ai-linux`` in a 3.13 venv that has the project
+    installed too; elsewhere the race leaves it out and says so.
+    """
+    try:
+        return importlib.import_module("connect_four_ai")
+    except ImportError:
+        return None
+
+
+def connect_four_ai_racer(module: ModuleType) -> Racer:
+    """connect-four-ai's solver (negamax on a null-window binary search), reset before each position."""
+    solver: Any = module.Solver()
+
+    def run(moves: list[int]) -> Run:
+        position = module.Position.from_moves("".join(str(move + 1) for move in moves))
+        solver.reset()
+        return _timed(lambda: int(solver.solve(position)), lambda: int(solver.explored_positions))
+
+    return run
+
+
 def project_racer(rules: Rules, table_size: int, threads: int) -> Racer:
     """The project's exact search (:meth:`Solver.score`), its table emptied before each position.
 
@@ -196,8 +220,8 @@ def race(positions: list[tuple[list[int], int]], racers: dict[str, Racer]) -> di
     return tallies
 
 
-def print_race(title: str, tallies: dict[str, Tally], baseline: str, rival: str) -> None:
-    """One line per solver, then the CPU ratio of ``baseline`` over ``rival``."""
+def print_race(title: str, tallies: dict[str, Tally], baseline: str, *rivals: str) -> None:
+    """One line per solver, then the CPU ratio of ``baseline`` over each of ``rivals`` that raced."""
     for name, tally in tallies.items():
         print(
             f"{title:<14} {name:<16} {len(tally.runs):>4} {_duration(tally.mean_cpu()):>10} "
@@ -205,8 +229,9 @@ def print_race(title: str, tallies: dict[str, Tally], baseline: str, rival: str)
             f"{tally.ns_per_position():>7.0f} ns",
             flush=True,
         )
-    ratio = tallies[baseline].mean_cpu() / tallies[rival].mean_cpu()
-    print(f"{title:<14} CPU ratio {baseline} / {rival}: {ratio:.2f}   ({_load()})", flush=True)
+    for rival in (name for name in rivals if name in tallies):
+        ratio = tallies[baseline].mean_cpu() / tallies[rival].mean_cpu()
+        print(f"{title:<14} CPU ratio {baseline} / {rival}: {ratio:.2f}   ({_load()})", flush=True)
 
 
 def _duration(seconds: float) -> str:
@@ -281,6 +306,11 @@ def _run(args: argparse.Namespace) -> int:
     racers: dict[str, Racer] = {}
     if sets or args.empty:
         racers["BitBully"] = bitbully_racer(load_bitbully())
+        rust = load_connect_four_ai()
+        if rust is not None:
+            racers["connect-four-ai"] = connect_four_ai_racer(rust)
+        else:
+            print("connect-four-ai is not installed here: raced against BitBully only")
         racers = {"project": project_racer(STANDARD, table_size, 1), **racers}
     helper_name = f"project {args.threads} thr."
     helpers = (
@@ -295,13 +325,13 @@ def _run(args: argparse.Namespace) -> int:
     )
     for title, positions in sets:
         tallies = race(positions, {**racers, **helpers})
-        print_race(title, tallies, "project", "BitBully")
+        print_race(title, tallies, "project", "BitBully", "connect-four-ai")
         if helper_name in tallies:
             ratio = tallies[helper_name].mean_wall() / tallies["project"].mean_wall()
             print(f"{title:<14} wall time {helper_name} / project: {ratio:.2f}   ({_load()})")
     if args.empty:
         tallies = race([([], 1)], racers)
-        print_race("empty 6 x 7", tallies, "project", "BitBully")
+        print_race("empty 6 x 7", tallies, "project", "BitBully", "connect-four-ai")
     if args.calls:
         print_calls()
     if args.empty_5x8:
