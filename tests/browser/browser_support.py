@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import re
 import threading
-from pathlib import Path
 
 import uvicorn
 from fastapi import FastAPI
@@ -14,20 +12,6 @@ from playwright.sync_api import ConsoleMessage, Dialog, Error, Locator, Page, ex
 from connect_four.engine import Game, column_scores
 from connect_four.service.records import drop_token_rules
 from server_support import HTTP, listening_socket
-
-CHROMIUM = Path(os.environ.get("CONNECT_FOUR_CHROMIUM", "/usr/bin/chromium"))
-"""Debian's chromium (apt package ``chromium``); Playwright's own download is never used."""
-
-CHROMIUM_ARGUMENTS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 XSS_NAMES = ("<img src=x onerror=alert(1)>", '"><svg onload=alert(2)>')
 """Player names that run script if a page renders them as HTML (the service accepts both)."""

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
-from browser.browser_support import CHROMIUM, CHROMIUM_ARGUMENTS, PageWatch
+from browser.browser_support import PageWatch
+from browser.chromium import CHROMIUM, CHROMIUM_ARGUMENTS
 from browser.context_pool import ContextPool
 from server_support import Server
 
