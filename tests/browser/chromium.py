@@ -22,6 +22,12 @@ CHROMIUM_ARGUMENTS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # One renderer for all of a context's pages, whatever their site, so
+    # that each test's new page takes over the last one's renderer
+    # (tests/browser/context_pool.py): site isolation would give each
+    # test's origin a process of its own, compiled from scratch.
+    "--disable-site-isolation-trials",
+    "--renderer-process-limit=1",
 ]
 
 VERSION_SECONDS = 30

@@ -13,15 +13,13 @@ These tests never skip: without chromium they fail, saying how to install it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
-from browser.browser_support import PageWatch
+from browser.browser_support import own_service
 from browser.chromium import CHROMIUM, CHROMIUM_ARGUMENTS
-from browser.context_pool import ContextPool
-from server_support import Server
+from browser.context_pool import ContextPool, lent_pages
 
 WAIT_MS = 20_000
 """The longest any one condition is waited for before the test fails."""
@@ -51,18 +49,16 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     browser.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a real service on 127.0.0.1, shared by the session's tests."""
-    server = Server(tmp_path_factory.mktemp("browser") / "games.db")
-    server.start()
-    yield server.url
-    server.stop()
+    """The base URL of a real service of the test's own, on an address no other test used."""
+    with own_service(tmp_path_factory.mktemp("service") / "games.db") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
 def context_pool(browser: Browser) -> Iterator[ContextPool]:
-    """The session's browser contexts, emptied between tests (tests/browser/context_pool.py)."""
+    """The session's browser contexts, kept from test to test (tests/browser/context_pool.py)."""
     pool = ContextPool(browser, timeout_ms=WAIT_MS)
     yield pool
     pool.close()
@@ -70,19 +66,6 @@ def context_pool(browser: Browser) -> Iterator[ContextPool]:
 
 @pytest.fixture
 def new_page(context_pool: ContextPool) -> Iterator[Callable[..., Page]]:
-    """Opens pages, each in a context of its own (another person's browser)."""
-    lent: list[tuple[Page, PageWatch]] = []
-
-    def open_page(width: int = 1000, height: int = 900, **options: Any) -> Page:
-        page = context_pool.lend(width, height, **options)
-        lent.append((page, PageWatch(page)))
-        return page
-
-    yield open_page
-    try:
-        for _, watch in lent:
-            watch.check()
-    finally:
-        for page, watch in lent:
-            watch.stop()
-            context_pool.give_back(page)
+    """Opens new pages, each in a context of its own (another person's browser)."""
+    with lent_pages(context_pool) as open_page:
+        yield open_page
