@@ -1,12 +1,25 @@
 """The browser page's tests: Debian's chromium driven by Playwright, against real services.
 
-One browser for each xdist worker, and one real service (``python -m connect_four.service``
-on 127.0.0.1, a fresh SQLite file) that every test shares: each test plays
-its own games. Each test gets browser contexts of its own, emptied of all
-an earlier test left in them (storage, cookies, cache, routes:
-tests/browser/context_pool.py), and fails if a page raised a JavaScript
-error, broke the Content-Security-Policy, or opened a dialog (the XSS
-names' alert()).
+One browser for each xdist worker; each test that asks for ``service`` gets
+a real service of its own (``python -m connect_four.service``, a fresh
+SQLite file). No test can see what another left in the browser, by
+construction rather than by emptying anything (tests/browser/context_pool.py):
+
+- each test's pages are new pages (session storage and history start
+  empty), each in a browser context of its own, kept from test to test;
+- the test's service, and any test-only app it serves (``AppServer``),
+  listens on a loopback address no earlier test used
+  (tests/browser/fresh_hosts.py), so cookies, local storage, IndexedDB,
+  Cache Storage, service workers, permissions granted to an origin and
+  cached responses of earlier tests belong to origins this test never
+  visits; a page that goes to an earlier test's origin fails its test.
+- what a test would set for a whole context through Playwright (permissions
+  for every origin, a geolocation, offline) it asks for as ``new_page``'s
+  options, which make a context of their own; a context the test closed,
+  listened to or routed is not lent again.
+
+A test fails, too, if a page raised a JavaScript error, broke the
+Content-Security-Policy, or opened a dialog (the XSS names' alert()).
 These tests never skip: without chromium they fail, saying how to install it.
 """
 
