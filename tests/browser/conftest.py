@@ -78,7 +78,13 @@ def context_pool(browser: Browser) -> Iterator[ContextPool]:
 
 
 @pytest.fixture
-def new_page(context_pool: ContextPool) -> Iterator[Callable[..., Page]]:
+def new_page(
+    context_pool: ContextPool, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Page]]:
     """Opens new pages, each in a context of its own (another person's browser)."""
+    if "service" in request.fixturenames:
+        # Started first, the test's service stops last: the pages are checked
+        # and closed while it still answers them.
+        request.getfixturevalue("service")
     with lent_pages(context_pool) as open_page:
         yield open_page

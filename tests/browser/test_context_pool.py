@@ -100,8 +100,9 @@ def _a_test(pool: ContextPool, folder: Path, leave: bool) -> tuple[BrowserContex
     """
     app, served = _site_with_a_worker()
     folder.mkdir()
-    with lent_pages(pool) as new_page, own_service(folder / "games.db") as service:
-        with AppServer(app) as site:
+    # The servers stop after the pages close, as the fixtures order them.
+    with own_service(folder / "games.db") as service, AppServer(app) as site:
+        with lent_pages(pool) as new_page:
             page = new_page()
             found: list[Any] = []
             served_before = len(served)
