@@ -16,6 +16,8 @@ from _pytest.doctest import DoctestItem, DoctestModule
 from hypothesis import settings
 from slow_support import starts_processes, unmarked_process_users
 
+from browser.chromium import chromium_header
+
 # The suite starts hundreds of interpreters (games through a pipe, servers,
 # terminals) and pytest rewrites every test module: with bytecode writing
 # off (PYTHONDONTWRITEBYTECODE, set on some machines) each of them compiled
@@ -150,6 +152,11 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     cores = len(os.sched_getaffinity(0))
     fast_only = " ".join(config.option.markexpr.split()) == FAST_SUBSET
     return cores if fast_only else WORKERS_PER_CORE * cores
+
+
+def pytest_report_header() -> str:
+    """Name the chromium the browser tests drive, and its version: pages differ between them."""
+    return chromium_header()
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -1,7 +1,7 @@
-"""A real drop-token service in a child process on 127.0.0.1, for tests.
+"""A real drop-token service in a child process on 127.0.0.1 (or another loopback address), for tests.
 
-Shared by the service's own tests (tests/service/conftest.py) and the
-network game's (connect.py --server / --join).
+Shared by the service's own tests (tests/service/conftest.py), the
+network game's (connect.py --server / --join) and the browser page's.
 """
 
 from __future__ import annotations
@@ -58,8 +58,12 @@ def answered_before_storage(test: Test) -> Test:
     return on_sqlite(SHARED_APP(test))
 
 
-def listening_socket() -> socket.socket:
-    """A socket listening on a free port of 127.0.0.1, for a server to inherit.
+LOOPBACK = "127.0.0.1"
+"""The address the tests' servers listen on unless told another of 127.0.0.0/8."""
+
+
+def listening_socket(host: str = LOOPBACK) -> socket.socket:
+    """A socket listening on a free port of ``host`` (a loopback address), for a server to inherit.
 
     Binding here and handing the socket over (``--fd``) leaves no moment in
     which another program could take the port, as picking a free port and
@@ -68,14 +72,14 @@ def listening_socket() -> socket.socket:
     # TCP by name: asyncio turns Nagle's algorithm off only on connections
     # whose listener says IPPROTO_TCP (socket.socket() says 0).
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    listener.bind(("127.0.0.1", 0))
+    listener.bind((host, 0))
     listener.listen(128)
     listener.set_inheritable(True)
     return listener
 
 
 class Server:
-    """``python -m connect_four.service`` in a child process on 127.0.0.1, ``options`` on its command line.
+    """``python -m connect_four.service`` in a child process on ``host``, ``options`` on its command line.
 
     With ``keep_listening`` the test keeps its own copy of the listening
     socket: the server can be stopped and started again on the same port,
@@ -98,15 +102,16 @@ class Server:
         keep_listening: bool = False,
         capture_output: bool = False,
         forked: bool = True,
+        host: str = LOOPBACK,
     ) -> None:
         self.db = db
         self.forked = forked
         self.options = options
         self.keep_listening = keep_listening
         self.capture_output = capture_output
-        self.listener = listening_socket()
+        self.listener = listening_socket(host)
         self.port: int = self.listener.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"http://{host}:{self.port}"
         self.process: subprocess.Popen[bytes] | ForkedProcess | None = None
 
     def command(self) -> list[str]:

@@ -2,32 +2,20 @@
 
 from __future__ import annotations
 
-import os
+import contextlib
 import re
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import uvicorn
 from fastapi import FastAPI
 from playwright.sync_api import ConsoleMessage, Dialog, Error, Locator, Page, expect
 
+from browser.fresh_hosts import fresh_host
 from connect_four.engine import Game, column_scores
 from connect_four.service.records import drop_token_rules
-from server_support import HTTP, listening_socket
-
-CHROMIUM = Path(os.environ.get("CONNECT_FOUR_CHROMIUM", "/usr/bin/chromium"))
-"""Debian's chromium (apt package ``chromium``); Playwright's own download is never used."""
-
-CHROMIUM_ARGUMENTS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from server_support import HTTP, Server, listening_socket
 
 XSS_NAMES = ("<img src=x onerror=alert(1)>", '"><svg onload=alert(2)>')
 """Player names that run script if a page renders them as HTML (the service accepts both)."""
@@ -56,13 +44,6 @@ class PageWatch:
 
     def check(self) -> None:
         assert not self.problems, self.problems
-
-    def stop(self) -> None:
-        """Stop watching (a page that is still open, as the context pool needs)."""
-        if not self.page.is_closed():
-            self.page.remove_listener("dialog", self._dialog)
-            self.page.remove_listener("pageerror", self._error)
-            self.page.remove_listener("console", self._console)
 
 
 def status(page: Page) -> Locator:
@@ -101,7 +82,7 @@ def no_markup_from_names(page: Page) -> None:
     expect(page.locator("#play-heading")).to_contain_text(XSS_NAMES[1])
 
 
-# --- The engine's scores, and test-only apps served for real ----------------------
+# --- The engine's scores, and services and test-only apps served for real ---------
 
 SCORE_BUDGET = 1.0
 """The engine's search budget per position for the expected scores, in seconds of a quiet
@@ -123,12 +104,24 @@ def shown(score: int, exact: bool) -> str:
     return text if exact else "≈" + text
 
 
+@contextlib.contextmanager
+def own_service(db: Path) -> Iterator[str]:
+    """A real service of one test's own, on a loopback address no other test used: its URL."""
+    server = Server(db, host=fresh_host())
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
 class AppServer:
-    """An app served by uvicorn in a thread on a free port of 127.0.0.1 (test-only apps)."""
+    """An app served by uvicorn in a thread, on a loopback address no other test used (test-only apps)."""
 
     def __init__(self, app: FastAPI) -> None:
-        self.socket = listening_socket()
-        self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}"
+        host = fresh_host()
+        self.socket = listening_socket(host)
+        self.url = f"http://{host}:{self.socket.getsockname()[1]}"
         self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]})
 

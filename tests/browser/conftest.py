@@ -1,27 +1,39 @@
 """The browser page's tests: Debian's chromium driven by Playwright, against real services.
 
-One browser for each xdist worker, and one real service (``python -m connect_four.service``
-on 127.0.0.1, a fresh SQLite file) that every test shares: each test plays
-its own games. Each test gets browser contexts of its own, emptied of all
-an earlier test left in them (storage, cookies, cache, routes:
-tests/browser/context_pool.py), and fails if a page raised a JavaScript
-error, broke the Content-Security-Policy, or opened a dialog (the XSS
-names' alert()).
+One browser for each xdist worker; each test that asks for ``service`` gets
+a real service of its own (``python -m connect_four.service``, a fresh
+SQLite file). No test can see what another left in the browser, by
+construction rather than by emptying anything (tests/browser/context_pool.py):
+
+- each test's pages are new pages (session storage and history start
+  empty), each in a browser context of its own, kept from test to test;
+- the test's service, and any test-only app it serves (``AppServer``),
+  listens on a loopback address no earlier test used
+  (tests/browser/fresh_hosts.py), so cookies, local storage, IndexedDB,
+  Cache Storage, service workers, permissions granted to an origin and
+  cached responses of earlier tests belong to origins this test never
+  visits; a page that goes to an earlier test's origin fails its test.
+- what a test would set for a whole context through Playwright (permissions
+  for every origin, a geolocation, offline) it asks for as ``new_page``'s
+  options, which make a context of their own; a context the test closed,
+  listened to or routed is not lent again.
+
+A test fails, too, if a page raised a JavaScript error, broke the
+Content-Security-Policy, or opened a dialog (the XSS names' alert()).
 These tests never skip: without chromium they fail, saying how to install it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 from slow_support import starts_processes
 
-from browser.browser_support import CHROMIUM, CHROMIUM_ARGUMENTS, PageWatch
-from browser.context_pool import ContextPool
-from server_support import Server
+from browser.browser_support import own_service
+from browser.chromium import CHROMIUM, CHROMIUM_ARGUMENTS
+from browser.context_pool import ContextPool, lent_pages
 
 WAIT_MS = 20_000
 """The longest any one condition is waited for before the test fails."""
@@ -53,39 +65,30 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     browser.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 @starts_processes
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a real service on 127.0.0.1, shared by the session's tests."""
-    server = Server(tmp_path_factory.mktemp("browser") / "games.db")
-    server.start()
-    yield server.url
-    server.stop()
+    """The base URL of a real service of the test's own, on an address no other test used."""
+    with own_service(tmp_path_factory.mktemp("service") / "games.db") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
 def context_pool(browser: Browser) -> Iterator[ContextPool]:
-    """The session's browser contexts, emptied between tests (tests/browser/context_pool.py)."""
+    """The session's browser contexts, kept from test to test (tests/browser/context_pool.py)."""
     pool = ContextPool(browser, timeout_ms=WAIT_MS)
     yield pool
     pool.close()
 
 
 @pytest.fixture
-def new_page(context_pool: ContextPool) -> Iterator[Callable[..., Page]]:
-    """Opens pages, each in a context of its own (another person's browser)."""
-    lent: list[tuple[Page, PageWatch]] = []
-
-    def open_page(width: int = 1000, height: int = 900, **options: Any) -> Page:
-        page = context_pool.lend(width, height, **options)
-        lent.append((page, PageWatch(page)))
-        return page
-
-    yield open_page
-    try:
-        for _, watch in lent:
-            watch.check()
-    finally:
-        for page, watch in lent:
-            watch.stop()
-            context_pool.give_back(page)
+def new_page(
+    context_pool: ContextPool, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Page]]:
+    """Opens new pages, each in a context of its own (another person's browser)."""
+    if "service" in request.fixturenames:
+        # Started first, the test's service stops last: the pages are checked
+        # and closed while it still answers them.
+        request.getfixturevalue("service")
+    with lent_pages(context_pool) as open_page:
+        yield open_page

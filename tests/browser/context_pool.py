@@ -1,27 +1,40 @@
-"""Browser contexts kept from test to test, each emptied before it is lent again.
+"""Browser contexts kept from test to test; every test gets pages no test had before.
 
-A new context cost chromium about a second of CPU: a renderer process, and
-Playwright's scripts compiled into it again. A third of the browser tests'
-CPU went to that. A lent context keeps its page, and the page keeps its
-renderer for the next test. Before a page is lent again, the pool removes
-everything a test can leave in it:
+Nothing here empties anything: what a test leaves in a browser context is
+out of the next test's reach by construction, whatever chromium's version.
 
-- the document (the page goes to ``about:blank``);
-- the storage of every origin the page visited: cookies, local and session
-  storage, IndexedDB and the rest;
-- the HTTP cache;
-- the page's routes.
+- Each page lent is new, so its session storage and its history start
+  empty. A context is lent to one page at a time: two pages of one test
+  are two people's browsers.
+- What a context keeps from page to page (cookies, local storage,
+  IndexedDB, Cache Storage, service workers, permissions, cached
+  responses) belongs to an origin or a host, and every server a browser
+  test starts listens on a loopback address no earlier test used
+  (tests/browser/fresh_hosts.py). The pool checks it: a page that goes to
+  an origin an earlier test's page went to fails its test.
+- A context the test itself changed (closed it, listened to it, routed
+  its requests) is not lent again. Other context-wide settings a test may
+  want (permissions for every origin, a geolocation, offline) are the
+  options it asks for its page with: a context is only lent again with
+  the options it was made with.
 
-A page that a test closed or left with listeners of its own is not lent
-again: its context closes.
+A new context cost chromium about half a second of CPU: a renderer process,
+Playwright's scripts compiled into it. A new page in a kept context costs
+the same, unless it takes over a renderer that compiled them already: so
+the next test's page is opened before the last one closes, and chromium
+runs one renderer for all of a context's sites (``CHROMIUM_ARGUMENTS``).
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, BrowserContext, Frame, Page
+
+from browser.browser_support import PageWatch
 
 NEW_CONTEXT_DEFAULTS = {"device_scale_factor": 1, "reduced_motion": "no-preference"}
 """Options a new context has unless told otherwise (Playwright's documented defaults):
@@ -30,10 +43,14 @@ a page asked for with them comes from the same contexts as one asked for without
 _DEFAULT_ITEMS = set(NEW_CONTEXT_DEFAULTS.items())
 
 
-def _listeners(page: Page) -> dict[str, int]:
-    """How many listeners each of the page's events has (Playwright's own included)."""
+class SharedOriginError(AssertionError):
+    """A test's page went to an origin an earlier test's page went to: their state could meet."""
+
+
+def _listeners(context: BrowserContext) -> dict[str, int]:
+    """How many listeners each of the context's events has (Playwright's own included)."""
     # Playwright's public API can add and remove listeners but not list them.
-    events = page._impl_obj
+    events = context._impl_obj
     return {name: len(events.listeners(name)) for name in events.event_names()}
 
 
@@ -44,43 +61,48 @@ def _origin(url: str) -> str:
 
 
 class ContextPool:
-    """Lends pages, each in a browser context of its own, emptied between tests."""
+    """Lends new pages in browser contexts kept from test to test, one page per context at a time."""
 
     def __init__(self, browser: Browser, timeout_ms: float) -> None:
         self.browser = browser
         self.timeout_ms = timeout_ms
         self._idle: dict[str, list[Page]] = {}
-        self._key: dict[Page, str] = {}
-        self._visited: dict[Page, set[str]] = {}
-        self._own_listeners: dict[Page, dict[str, int]] = {}
+        """Each kind of context's next pages, each alone in its context, on ``about:blank``."""
+        self._key: dict[BrowserContext, str] = {}
+        self._visited: dict[BrowserContext, set[str]] = {}
+        self._own_listeners: dict[BrowserContext, dict[str, int]] = {}
+        self._earlier_origins: set[str] = set()
 
     def lend(self, width: int, height: int, **options: Any) -> Page:
-        """A page on ``about:blank`` in a context made with ``options``, ``width`` x ``height``."""
+        """A new page on ``about:blank`` in a context made with ``options``, ``width`` x ``height``."""
         key = repr(sorted(item for item in options.items() if item not in _DEFAULT_ITEMS))
         idle = self._idle.setdefault(key, [])
-        page = idle.pop() if idle else self._new_page(key, options)
+        page = idle.pop() if idle else self._new_context(key, options).new_page()
         page.set_viewport_size({"width": width, "height": height})
         return page
 
-    def give_back(self, page: Page) -> None:
-        """Empty the page's context for the next test, or close it if it cannot be emptied."""
-        visited = self._visited[page]
-        if not self._reusable(page):
-            self._forget(page)
-            page.context.close()
-            return
-        page.unroute_all(behavior="ignoreErrors")
-        page.goto("about:blank")
-        cdp = page.context.new_cdp_session(page)
-        try:
-            for origin in visited:
-                cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-            cdp.send("Network.clearBrowserCache")
-        finally:
-            cdp.detach()
-        page.context.clear_cookies()
-        visited.clear()
-        self._idle[self._key[page]].append(page)
+    def give_back(self, *pages: Page) -> None:
+        """Close the pages one test was lent, each context keeping a new page for the next test.
+
+        Raises SharedOriginError, once every page is back, if one of them
+        went to an origin that a page of an earlier test went to.
+        """
+        visited: set[str] = set()
+        for page in pages:
+            context = page.context
+            visited |= self._visited[context]
+            self._visited[context].clear()
+            if self._reusable(context):
+                self._idle[self._key[context]].append(self._next_page(context))
+            else:
+                self._forget(context)
+                context.close()
+        shared = visited & self._earlier_origins
+        self._earlier_origins |= visited
+        if shared:
+            raise SharedOriginError(
+                f"an earlier test's page went to {sorted(shared)}: start a server of the test's own"
+            )
 
     def close(self) -> None:
         """Close every context the pool holds."""
@@ -89,26 +111,65 @@ class ContextPool:
                 page.context.close()
         self._idle.clear()
 
-    def _reusable(self, page: Page) -> bool:
-        """Open, and listened to by nobody but the pool."""
-        return not page.is_closed() and _listeners(page) == self._own_listeners[page]
+    def _reusable(self, context: BrowserContext) -> bool:
+        """Open, listened to by nobody but the pool, its requests not routed."""
+        return (
+            not context.is_closed()
+            and _listeners(context) == self._own_listeners[context]
+            and not context._impl_obj._routes
+        )
 
-    def _new_page(self, key: str, options: dict[str, Any]) -> Page:
-        context: BrowserContext = self.browser.new_context(**options)
-        context.set_default_timeout(self.timeout_ms)
+    def _next_page(self, context: BrowserContext) -> Page:
+        """A new page for the next test; every other page of the context closes.
+
+        Opened while the last test's page is still open, the new page shares
+        its renderer, which has Playwright's scripts compiled already.
+        """
         page = context.new_page()
+        for other in context.pages:
+            if other is not page:
+                other.close()
+        return page
+
+    def _new_context(self, key: str, options: dict[str, Any]) -> BrowserContext:
+        context = self.browser.new_context(**options)
+        context.set_default_timeout(self.timeout_ms)
         visited: set[str] = set()
+        self._visited[context] = visited
 
         def note_origin(frame: Frame) -> None:
             origin = _origin(frame.url)
             if origin:
                 visited.add(origin)
 
-        page.on("framenavigated", note_origin)
-        self._key[page] = key
-        self._visited[page] = visited
-        self._own_listeners[page] = _listeners(page)
+        # Every page of the context: those lent, and those they open (popups).
+        context.on("page", lambda page: page.on("framenavigated", note_origin))
+        self._key[context] = key
+        self._own_listeners[context] = _listeners(context)
+        return context
+
+    def _forget(self, context: BrowserContext) -> None:
+        del self._key[context], self._visited[context], self._own_listeners[context]
+
+
+@contextlib.contextmanager
+def lent_pages(pool: ContextPool) -> Iterator[Callable[..., Page]]:
+    """Opens one test's pages, each in a context of its own (another person's browser).
+
+    Once the test is over, fails it if a page raised a JavaScript error,
+    broke the Content-Security-Policy or opened a dialog; every page goes
+    back to the pool all the same.
+    """
+    lent: list[tuple[Page, PageWatch]] = []
+
+    def open_page(width: int = 1000, height: int = 900, **options: Any) -> Page:
+        page = pool.lend(width, height, **options)
+        lent.append((page, PageWatch(page)))
         return page
 
-    def _forget(self, page: Page) -> None:
-        del self._key[page], self._visited[page], self._own_listeners[page]
+    try:
+        yield open_page
+        for _, watch in lent:
+            watch.check()
+    finally:
+        pool.give_back(*(page for page, _ in lent))

@@ -19,14 +19,8 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from browser.browser_support import (
-    CHROMIUM,
-    CHROMIUM_ARGUMENTS,
-    discs,
-    drop,
-    wait_for_discs,
-    wait_for_more_discs,
-)
+from browser.browser_support import discs, drop, wait_for_discs, wait_for_more_discs
+from browser.chromium import CHROMIUM, CHROMIUM_ARGUMENTS
 from server_support import REPOSITORY, Server
 
 SHOTS = REPOSITORY / "docs" / "screenshots"

@@ -1,0 +1,58 @@
+"""Which chromium the browser tests drive, with which arguments, and how it names itself.
+
+A module of its own, light to import: the root conftest.py names the
+browser in the report's header even on runs without browser tests.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+CHROMIUM = Path(os.environ.get("CONNECT_FOUR_CHROMIUM", "/usr/bin/chromium"))
+"""Debian's chromium (apt package ``chromium``); Playwright's own download is never used."""
+
+CHROMIUM_ARGUMENTS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    # One renderer for all of a context's pages, whatever their site, so
+    # that each test's new page takes over the last one's renderer
+    # (tests/browser/context_pool.py): site isolation would give each
+    # test's origin a process of its own, compiled from scratch.
+    "--disable-site-isolation-trials",
+    "--renderer-process-limit=1",
+]
+
+VERSION_SECONDS = 30
+"""The longest ``chromium --version`` may take (it takes 0.1 s)."""
+
+
+def chromium_header() -> str:
+    """One line for the test report: the executable and the version it gives, or what is wrong.
+
+    Never raises: a machine without chromium still runs every other test.
+    """
+    if not CHROMIUM.exists():
+        return f"chromium: {CHROMIUM} is missing (the browser tests fail: apt-get install chromium)"
+    try:
+        answer = subprocess.run(
+            [str(CHROMIUM), "--version"],
+            capture_output=True,
+            text=True,
+            timeout=VERSION_SECONDS,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"chromium: {CHROMIUM} does not run: {error}"
+    # Debian's launcher script may complain on stderr; the version is stdout's one line.
+    version = answer.stdout.strip()
+    if answer.returncode != 0 or not version:
+        return f"chromium: {CHROMIUM} --version failed with {answer.returncode}"
+    return f"chromium: {CHROMIUM}, {version}"
