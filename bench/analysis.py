@@ -12,11 +12,11 @@ random but never just under the opponent's winning cell (when it has
 another move). For each row of the table (2, 4, ..., 12 stones, and "14+":
 14, 16, ..., 28 stones) ``--per-row`` such positions are drawn, seeded so
 the table repeats. Each is asked ``column_scores`` at its default budget on
-7 x 6 with the 12-stone database (the ``database`` extra), on 7 x 6
+6 x 7 with the 12-stone database (the ``database`` extra), on 6 x 7
 without it (``CONNECT_FOUR_NO_DATABASE=1``) and on 5 x 8, the assignment's
 board. The table gives the columns scored exactly out of those asked and
 the median and slowest time of a query; the slowest query of all follows,
-and every exact 7 x 6 score found without the database is checked against
+and every exact 6 x 7 score found without the database is checked against
 the one found with it. Only figures are printed; nothing is asserted.
 """
 
@@ -63,12 +63,12 @@ class Board:
 
 
 BOARDS = [
-    Board("7 x 6 with the database", STANDARD, True),
-    Board("7 x 6 without", STANDARD, False),
+    Board("6 x 7 with the database", STANDARD, True),
+    Board("6 x 7 without", STANDARD, False),
     Board("5 x 8", ASSIGNMENT, False),
 ]
 
-BOARD_CHOICES = {"7x6": STANDARD, "5x8": ASSIGNMENT}
+BOARD_CHOICES = {"6x7": STANDARD, "5x8": ASSIGNMENT}
 """``--board``'s names of the rules it measures alone."""
 
 
@@ -164,7 +164,7 @@ def main() -> None:
         "--board",
         choices=["all", *BOARD_CHOICES],
         default="all",
-        help="measure one board only (7x6: with and without the database)",
+        help="measure one board only (6x7: with and without the database)",
     )
     parser.add_argument(
         "--every-stone",
@@ -189,7 +189,7 @@ def main() -> None:
         print(
             f"database: {len(database)} positions, loaded once in {loaded:.2f} s (not in the times)"
         )
-    print(f"compiled search: 7 x 6 {runs_native(STANDARD)}, 5 x 8 {runs_native(ASSIGNMENT)}")
+    print(f"compiled search: 6 x 7 {runs_native(STANDARD)}, 5 x 8 {runs_native(ASSIGNMENT)}")
 
     print(f"budget {options.budget:g} s a query")
 
@@ -228,7 +228,7 @@ def main() -> None:
             f"{slowest.moves or '(none)'}, {slowest.exact} / {len(slowest.scores)} exact"
         )
     if all(board.label in results for board in BOARDS[:2]):
-        print(f"agreement on 7 x 6: {agreement(results, rows)}")
+        print(f"agreement on 6 x 7: {agreement(results, rows)}")
     print(f"after: {load_line()}")
 
 

@@ -5,7 +5,7 @@ Prints two figures, measured in one run, each beside its target:
 1. The wall time of the assignment's example game piped into ``connect.py``
    (inputs 0 7 0 6 0 5 0), as a ratio to the bare interpreter's
    (``python -c pass``), the fastest of N runs of each. Target: at most 1.3x.
-2. Random playouts per second on a 7 x 6 board through the public engine
+2. Random playouts per second on a 6 x 7 board through the public engine
    API (``Game.play``, ``Game.legal_moves``, ``Game.outcome``), as a ratio to a
    naive checker written here that keeps a 2-D list board and scans all of it
    for four in a row after every move. Both play the same games from the
@@ -174,7 +174,7 @@ def report_playouts(games: int, seed: int) -> None:
     ratio = naive_seconds / engine_seconds
     same = "same results" if engine_winners == naive_winners else "RESULTS DIFFER"
     print(
-        f"2. random playouts on 7x6 (seed {seed}, {games} games, {moves} moves, X/O/draw "
+        f"2. random playouts on 6x7 (seed {seed}, {games} games, {moves} moves, X/O/draw "
         f"{engine_winners[0]}/{engine_winners[1]}/{engine_winners[None]}, {same}): "
         f"engine {games / engine_seconds:,.0f}/s, naive full scan {games / naive_seconds:,.0f}/s"
     )

@@ -25,8 +25,8 @@ from connect_four.engine.solver import LEVELS, choose_move
 ROOT = Path(__file__).resolve().parent.parent
 
 POSITIONS: list[tuple[str, Rules, str]] = [
-    ("7 x 6, empty", Rules(rows=6, columns=7), ""),
-    ("7 x 6, after 3,3", Rules(rows=6, columns=7), "3,3"),
+    ("6 x 7, empty", Rules(rows=6, columns=7), ""),
+    ("6 x 7, after 3,3", Rules(rows=6, columns=7), "3,3"),
     ("5 x 8, empty", Rules(rows=5, columns=8), ""),
     ("20 x 20 connect 5", Rules(rows=20, columns=20, connect=5), "9,10"),
 ]

@@ -8,12 +8,12 @@ Run from the repository root (both modules built: ``pip install -e .``)::
 Two figures, in CPU time, each solver's table written once beforehand (as
 bench/solver.py does) so that page faults do not count:
 
-1. The same 7 x 6 positions (the Pons sample in tests/data, ``--repeats``
+1. The same 6 x 7 positions (the Pons sample in tests/data, ``--repeats``
    times) searched by ``connect_four.engine._native`` and by ``connect_four.engine._native128``: the
    same nodes in the same order, so the ratio of times is the cost of the
    wider integers alone (128-bit shifts and popcounts, 16-byte table
    entries, a 128-bit division per table probe).
-2. Random early positions of 7 x 6 (64-bit module) and of wide boards
+2. Random early positions of 6 x 7 (64-bit module) and of wide boards
    (8 x 8, 9 x 9, 7 rows x 12 columns, 10 x 10; 128-bit module) searched
    with a node limit: the nodes a second that the budget of connect_four.engine.budget
    assumes, board against board.
@@ -81,7 +81,7 @@ def narrow_board_on_both_widths(repeats: int) -> None:
     positions = [Position.from_moves(moves, STANDARD) for moves in pons_sample()] * repeats
     narrow = Solver(STANDARD, backend="native")
     narrow.touch_table()
-    # The 128-bit module takes 7 x 6 boards too; only the choice is patched.
+    # The 128-bit module takes 6 x 7 boards too; only the choice is patched.
     with mock.patch.object(accelerator_module, "accelerator", wide_accelerator):
         wide = Solver(STANDARD, backend="native")
     wide.touch_table()
@@ -93,7 +93,7 @@ def narrow_board_on_both_widths(repeats: int) -> None:
         nodes, seconds = solve_all(solver, positions, None)
         figures.append((name, nodes, seconds))
     print(
-        f"7 x 6, the Pons sample {repeats} times ({len(positions)} searches), the same nodes on both:"
+        f"6 x 7, the Pons sample {repeats} times ({len(positions)} searches), the same nodes on both:"
     )
     print(
         f"| {'module':<24} | {'nodes':>11} | {'CPU s':>7} | {'ns / node':>9} | {'M nodes/s':>9} |"
@@ -120,12 +120,12 @@ def random_position(rules: Rules, rng: random.Random, stones: int) -> Position |
 
 
 def boards_under_a_node_limit(node_limit: int, count: int, seed: int) -> None:
-    """Nodes a second on random early positions: 7 x 6 (64-bit), then the wide boards."""
+    """Nodes a second on random early positions: 6 x 7 (64-bit), then the wide boards."""
     rng = random.Random(seed)
     print(f"{count} random positions of 4 to 15 stones a board, at most {node_limit:,} nodes each:")
     print(
         f"| {'board':<22} | {'bits':>4} | {'nodes':>11} | {'CPU s':>6} | {'M nodes/s':>9} |"
-        " / 7 x 6 |"
+        " / 6 x 7 |"
     )
     print(f"|{'-' * 24}|{'-' * 6}|{'-' * 13}|{'-' * 8}|{'-' * 11}|{'-' * 9}|")
     narrow_rate = None

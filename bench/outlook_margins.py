@@ -1,6 +1,6 @@
 """How often a heuristic estimate's word (likely win, unclear, likely loss) is borne out.
 
-Draws random 7 x 6 positions of 8 to 14 stones (seeded), estimates each
+Draws random 6 x 7 positions of 8 to 14 stones (seeded), estimates each
 column with the heuristic search (as :func:`connect_four.engine.columns.column_scores`
 does where its exact search runs out), solves the same column exactly, and
 prints, for each margin, how many estimates at or beyond it were wins,

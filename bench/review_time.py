@@ -1,10 +1,10 @@
 """How long a whole-game review takes, and how much of it the search settles.
 
 Reviews seeded random full-length games (random legal moves, replayed until
-a game of at least ``--length`` moves comes up) on 7 x 6 and 5 x 8 at the
+a game of at least ``--length`` moves comes up) on 6 x 7 and 5 x 8 at the
 review's default budget, and prints for each: the wall and CPU time, the
 moves with a verdict, and the first move without one. Target (issue 19): a
-42-move 7 x 6 game within 10 s, progress shown past the first second.
+42-move 6 x 7 game within 10 s, progress shown past the first second.
 ``--thorough`` reviews at connect.py's --thorough budget instead (10 s of
 search a position at most; slow without a database).
 
@@ -23,7 +23,7 @@ import time
 from connect_four.engine import Game, Rules
 from connect_four.engine.review import THOROUGH_SECONDS, review
 
-BOARDS = {"7 x 6": Rules(rows=6, columns=7), "5 x 8": Rules(rows=5, columns=8)}
+BOARDS = {"6 x 7": Rules(rows=6, columns=7), "5 x 8": Rules(rows=5, columns=8)}
 """The issue's names: 7 columns by 6 rows, and the assignment's 5 rows by 8 columns."""
 
 

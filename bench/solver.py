@@ -9,7 +9,7 @@ Run from the repository root (or anywhere with the project installed)::
     python -m bench.solver --no-pons --strength --match greedy --move-budget 0.5
     python -m bench.solver --no-pons --strength --match perfect --games 20 --think 1
 
-The sets are 7 x 6 positions written as 1-based column digits ("4453")
+The sets are 6 x 7 positions written as 1-based column digits ("4453")
 with the exact score in Pons' convention; ``--data`` names the folder of
 his ``Test_L*_R*`` files (on the project's machines,
 ``../shared/benchmarks/pons``, with a README). The
@@ -301,7 +301,7 @@ def _random_opening(rules: Rules, rng: random.Random, length: int) -> list[int]:
 
 
 def print_strength(games: int, budget: float, seed: int, opening: int, kinds: list[str]) -> None:
-    """Print a table of matches on 7 x 6 and 5 x 8 (connect 4).
+    """Print a table of matches on 6 x 7 and 5 x 8 (connect 4).
 
     ``kinds`` picks the matches: "random" and "greedy" (the top level against
     them) and "levels" (each level against the one below).

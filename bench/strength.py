@@ -32,8 +32,8 @@ from connect_four.engine.rules import Rules
 from connect_four.engine.score import win_score
 from connect_four.engine.solver import LEVELS, Solver, choose_move
 
-BOARDS = {"7x6": Rules(rows=6, columns=7), "5x8": Rules(rows=5, columns=8)}
-"""Boards by ``columns x rows``, as Pons and Tromp name them."""
+BOARDS = {"6x7": Rules(rows=6, columns=7), "5x8": Rules(rows=5, columns=8)}
+"""Boards by ``rows x columns``, as `Rules` takes them (Pons and Tromp say 7x6 for 6x7)."""
 
 
 @dataclass

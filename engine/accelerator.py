@@ -4,7 +4,7 @@ The exact search (:mod:`connect_four.engine.exact`) runs in pure Python (the ref
 for any board) or in C (``engine/_native_search.h``, the same search line
 for line: same scores, moves and node counts) when the accelerator is built
 and the board's bitboard fits it: ``connect_four.engine._native`` takes boards of up to
-64 bits (``columns * (rows + 1)``: 7 x 6, 5 x 8, 7 x 8 ...),
+64 bits (``columns * (rows + 1)``: 6 x 7, 5 x 8, 7 x 8 ...),
 ``connect_four.engine._native128`` those of 65 to 128 bits (8 x 8, 9 x 9, 10 x 10 ...)
 where the compiler has ``unsigned __int128``. A solver picks the
 accelerator by itself unless told otherwise (:data:`Backend`) or the

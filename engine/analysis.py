@@ -55,7 +55,7 @@ _EXACT_SHARE = 1 / 3
 _NATIVE_EXACT_SHARE = 0.9
 """The same for the compiled search: with 24 million nodes a second of
 budget (0.9 of :data:`~connect_four.engine.budget.NATIVE_NODES_PER_SECOND`)
-it settles every 7 x 6 and 5 x 8 position past the opening book's frontier
+it settles every 6 x 7 and 5 x 8 position past the opening book's frontier
 (the book holds those harder than 4 million nodes), so the heuristic is
 rarely needed. Wider boards (128-bit search) get the same share of their
 lower rate."""
@@ -106,7 +106,7 @@ def solve(
     ``time_budget`` (seconds of search on a quiet machine) caps the work
     as a node budget; ``time_limit`` (seconds) caps the wall-clock time.
     Without either the search runs until it ends, which may be hours on an
-    early 7 x 6 position outside the opening book.
+    early 6 x 7 position outside the opening book.
 
     ``threads`` and ``table_size`` go to the :class:`Solver` (see
     :func:`analyse` for what threads give up); ``table_size`` (slots, the

@@ -5,7 +5,7 @@ length. Each column takes ``rows + 1`` bits, the lowest bit at the bottom;
 the extra top bit of each column is a *sentinel* that is always 0, so a
 shift never carries a stone from the top of one column to the bottom of the
 next. Bit ``column * (rows + 1) + row`` is cell ``(row, column)``. For the
-7 x 6 board (6 rows, so 7 bits a column)::
+6 x 7 board (6 rows, so 7 bits a column)::
 
     .  .  .  .  .  .  .     <- sentinel row, always empty
     5 12 19 26 33 40 47

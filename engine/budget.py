@@ -33,7 +33,7 @@ __all__ = [
 
 NODES_PER_SECOND = 100_000
 """Exact-search nodes one second of budget buys in pure Python: below what
-CPython does here on 7 x 6 (about 230,000 a second), so the node budget, not
+CPython does here on 6 x 7 (about 230,000 a second), so the node budget, not
 the clock, normally ends a search."""
 
 NATIVE_NODES_PER_SECOND = 27_000_000
@@ -42,7 +42,7 @@ here when idle (a 5 x 8 position, 2026-11-24), about half that with both
 cores busy, so that a second of budget takes about a second on a quiet
 machine (with 20 million, as before, a 1 s ``??`` on an 8-stone 5 x 8
 position ended after 0.7 s and settled 53 columns of 64 instead of 59;
-bench/analysis.py). 7 x 6 positions search more slowly, about 19
+bench/analysis.py). 6 x 7 positions search more slowly, about 19
 million a second, so a second of budget there takes about 1.3 s without
 the 12-stone database (with it, most searches end far sooner). A second
 of budget is thus worth 270 times more nodes where the accelerator is

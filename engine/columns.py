@@ -2,11 +2,11 @@
 
 Each column's score is the exact score (Pons' convention, for the player
 to move, see :mod:`connect_four.engine.solver`) of playing there, from the opening book,
-the 12-stone database (7 x 6 with the ``database`` extra, see
+the 12-stone database (6 x 7 with the ``database`` extra, see
 :mod:`connect_four.engine.database`) or the exact search when one of them can tell in
 time; otherwise a heuristic estimate, marked as such. With the database the
-search of a 7 x 6 position stops at 12 stones, so every column of every
-7 x 6 position is exact within the default budget (bench/analysis.py).
+search of a 6 x 7 position stops at 12 stones, so every column of every
+6 x 7 position is exact within the default budget (bench/analysis.py).
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def column_scores(
     ``time_budget`` (seconds on a quiet machine, spent as node budgets like
     :func:`connect_four.engine.solver.analyse`) among the columns: each column's search
     may spend an equal part of what the searches before it left (a 12-stone
-    7 x 6 position needs that: its columns' searches take up to 1.5 times an
+    6 x 7 position needs that: its columns' searches take up to 1.5 times an
     equal share). A column whose search does not end in its share gets a
     heuristic estimate instead. ``time_limit`` (seconds) caps the wall-clock
     time of all the searches together, as in ``analyse``.

@@ -62,7 +62,7 @@ LIKELY_LOSS_MARGIN = 16
 
 The heuristic's units (:mod:`connect_four.engine.heuristic`): a threat on a row that
 suits its owner is 16, an open three-stone window 21. Measured with
-``bench/outlook_margins.py`` on 7 x 6 (random positions of 8 to 14 stones,
+``bench/outlook_margins.py`` on 6 x 7 (random positions of 8 to 14 stones,
 each column's estimate against its exact score; two runs, 265 and 297
 columns): of the estimates at 48 or more, 39 of 40 and 40 of 41 were wins;
 every one at -16 or less (58, 63) was a loss; between them every result was

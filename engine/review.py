@@ -62,7 +62,7 @@ Half goes to a first pass over every position, shared equally (a 42-move
 game: 0.09 s a position); the other half to a second pass over the
 positions the first left unsettled, shared equally among them (at most
 :data:`MOST_SECONDS_SECOND_PASS` each). With the 12-stone database a
-42-move 7 x 6 game needs little of it: every move gets its verdict in
+42-move 6 x 7 game needs little of it: every move gets its verdict in
 about a second; without one (5 x 8) the early positions take the whole
 budget. ``bench/review_time.py`` measures both."""
 

@@ -7,7 +7,7 @@ sides play perfectly (the winner as fast as possible, the loser as slowly):
 * positive: the player to move wins; the score is 1 plus the number of
   stones the winner would still have had to play had the board been filled,
   that is ``(cells + 2 - N) // 2`` where ``N`` is the number of stones on
-  the board after the winning one. On 7 x 6 this is ``22 - stones the
+  the board after the winning one. On 6 x 7 this is ``22 - stones the
   winner placed``, exactly Pons' numbers; on any board a win with your very
   last stone scores 1, and a win at once after ``n`` moves scores
   :func:`win_score` ``(cells, n)``, the highest score a position can have.

@@ -1,4 +1,4 @@
-"""The 12-stone 7 x 6 database (engine/database.py): its keys, its scores, and the search's use of it.
+"""The 12-stone 6 x 7 database (engine/database.py): its keys, its scores, and the search's use of it.
 
 Most tests need the ``database`` extra (bitbully-databases, in
 requirements.txt): without it they skip on a developer's machine and fail

@@ -391,7 +391,7 @@ def test_review_dialog_through_the_harness(path, monkeypatch):
 
 PIPED_REVIEW_DIALOGS = [
     TEST_FILES / "review" / "commands_then_review_5x8.txt",
-    TEST_FILES / "review" / "blunder_and_mistake_7x6.txt",
+    TEST_FILES / "review" / "blunder_and_mistake_6x7.txt",
 ]
 """One dialog of each board through a real pipe as well: the review itself is the same
 either way (every dialog goes through the harness), the pipe adds the program's
@@ -414,7 +414,7 @@ def test_the_7_by_6_dialog_reads_the_same_without_the_database(monkeypatch):
     """Its early positions are the opening book's: the review needs no database there."""
     monkeypatch.setenv(NO_DATABASE_VARIABLE, "1")
     monkeypatch.setattr(terminal_review, "PROGRESS_AFTER", float("inf"))
-    path = TEST_FILES / "review" / "blunder_and_mistake_7x6.txt"
+    path = TEST_FILES / "review" / "blunder_and_mistake_6x7.txt"
     text = read_dialog(path)
     assert run_like_the_harness([], *dialog_arguments(path)) == harness_transcript(text)
 
@@ -425,6 +425,6 @@ def test_there_are_review_dialogs_on_both_boards_with_a_blunder_and_a_mistake():
         text = read_dialog(path)
         arguments = dialog_arguments(path)
         if ": blunder" in text and ": mistake" in text:
-            seven_by_six = arguments[:4] == ["--rows", "6", "--columns", "7"]
-            boards.append("7x6" if seven_by_six else "5x8" if "--rows" not in arguments else "?")
-    assert sorted(set(boards)) == ["5x8", "7x6"]
+            six_by_seven = arguments[:4] == ["--rows", "6", "--columns", "7"]
+            boards.append("6x7" if six_by_seven else "5x8" if "--rows" not in arguments else "?")
+    assert sorted(set(boards)) == ["5x8", "6x7"]

@@ -247,7 +247,7 @@ def test_solve_refuses_a_board_deeper_than_the_recursion_limit() -> None:
 
 
 def test_solve_gives_up_when_the_budget_is_spent(backend: Backend) -> None:
-    # 5 x 8: no database cuts the search short (with it, the empty 7 x 6
+    # 5 x 8: no database cuts the search short (with it, the empty 6 x 7
     # board is settled within the compiled search's 0.01 s budget).
     with pytest.raises(SearchAborted):
         solve(Game(Rules(rows=5, columns=8)), time_budget=0.01)

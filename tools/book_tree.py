@@ -44,7 +44,7 @@ __all__ = [
 
 _PRIOR_HARD_SHARE = {8: 0.9, 9: 0.7, 10: 0.5, 11: 0.35, 12: 0.2, 13: 0.1, 14: 0.05}
 """Share of positions searching more than 4M nodes, by stones, before the
-run has seen enough: guessed from native timings of random 5 x 8 and 7 x 6
+run has seen enough: guessed from native timings of random 5 x 8 and 6 x 7
 positions (ply 10: mean 0.5-0.65 s, ply 12: 0.3 s, ply 14: 0.07-0.15 s)."""
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build, or resume, the two shipped opening books: the default 5 x 8 board first, then 7 x 6.
+# Build, or resume, the two shipped opening books: the default 5 x 8 board first, then 6 x 7.
 # Safe to stop (kill) and re-run at any time: progress is appended to files in $BOOK_WORK_DIR
 # (default tools/book-progress, where the shipped books' progress is committed):
 #   <board>-tree<depth>-hard<nodes>/nodes.txt  the play tree of a perfect computer (both boards)
@@ -7,7 +7,7 @@
 #   5x8-connect4-ply9/solved.txt               every one of 9 stones (more hours; each search
 #                                              starts from the bound the 8-stone scores give)
 # Each 5 x 8 book written takes in what the full-width build has settled so far, so that hints and
-# reviews off the computer's lines are exact too; 7 x 6 has bitbully-databases' 12-stone table.
+# reviews off the computer's lines are exact too; 6 x 7 has bitbully-databases' 12-stone table.
 # The finished books are written to $BOOK_WORK_DIR/book-<rows>x<columns>-connect4.bin; copy them
 # to engine/data/ to ship them.
 # Run it detached:  BOOK_WORK_DIR=/tmp/books setsid nohup tools/build_books.sh >> book-build.log 2>&1 < /dev/null &

@@ -44,7 +44,7 @@ def test_sigkill_loses_no_acknowledged_move(start_server: StartServer) -> None:
     total = [0]
 
     def player_loop(seed: int) -> None:
-        """Play 7 x 6 games until the server dies; record every 200."""
+        """Play 6 x 7 games until the server dies; record every 200."""
         chooser = random.Random(seed)
         with http_client(base_url=server.url, timeout=30) as client:
             try:
