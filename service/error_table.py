@@ -51,6 +51,7 @@ from .errors import (
     IdempotencyKeyReusedError,
     MoveNotFoundError,
     PlayerNotFoundError,
+    ServerFullError,
     ServiceError,
     StorageBusyError,
     StorageCorruptError,
@@ -61,8 +62,11 @@ from .errors import (
     StorageReplacedError,
     TokenRejectedError,
     TokenRequiredError,
+    TooManyConnectionsError,
+    TooManyWaitsError,
     WinnerBusyError,
 )
+from .limits import REFUSAL_RETRY_AFTER
 
 __all__ = [
     "ERRORS",
@@ -90,6 +94,7 @@ class ErrorAnswer:
 
 
 _RETRY_STORAGE = (("Retry-After", "5"),)
+_RETRY_ROOM = (("Retry-After", str(REFUSAL_RETRY_AFTER)),)
 
 ERRORS: dict[type[Exception], ErrorAnswer] = {
     # A request the schema refuses (never FastAPI's 422).
@@ -127,6 +132,10 @@ ERRORS: dict[type[Exception], ErrorAnswer] = {
     WinnerBusyError: ErrorAnswer(503, "winner_check_busy", (("Retry-After", "1"),)),
     AnalysisBusyError: ErrorAnswer(503, "analysis_busy", (("Retry-After", "1"),)),
     ComputerBusyError: ErrorAnswer(503, "computer_busy", (("Retry-After", "1"),)),
+    # Room on the server, for all and for each client (connections, long polls).
+    ServerFullError: ErrorAnswer(503, "server_busy", _RETRY_ROOM),
+    TooManyConnectionsError: ErrorAnswer(429, "too_many_connections", _RETRY_ROOM),
+    TooManyWaitsError: ErrorAnswer(429, "too_many_waits", _RETRY_ROOM),
     # Storage faults: nothing was stored; try again later.
     StorageError: ErrorAnswer(503, "storage_unavailable", _RETRY_STORAGE),
     StorageFullError: ErrorAnswer(503, "storage_full", _RETRY_STORAGE),

@@ -22,6 +22,9 @@ __all__ = [
     "WinnerBusyError",
     "AnalysisBusyError",
     "ComputerBusyError",
+    "ServerFullError",
+    "TooManyConnectionsError",
+    "TooManyWaitsError",
     "StorageError",
     "StorageFullError",
     "StorageReadOnlyError",
@@ -78,6 +81,18 @@ class AnalysisBusyError(ServiceError):
 
 class ComputerBusyError(ServiceError):
     """Every computer-move worker is busy and the queue is full: try again soon."""
+
+
+class ServerFullError(ServiceError):
+    """The server holds as many connections and requests as it takes: try again soon."""
+
+
+class TooManyConnectionsError(ServiceError):
+    """The client's address holds as many connections as one address may."""
+
+
+class TooManyWaitsError(ServiceError):
+    """The client's address has as many long polls waiting as one address may."""
 
 
 # --- Storage faults: the database cannot be used; nothing was stored. --------

@@ -12,7 +12,11 @@ a response is sent, and any byte received cancels it):
   deadline and a size limit for the request line and headers: a
   connection that has not sent them in time is closed, one whose head
   grows past the limit unfinished is refused. Its 400 for a request it
-  cannot parse has the service's JSON error shape.
+  cannot parse has the service's JSON error shape. It also keeps each
+  connection's place in the server's :class:`~connect_four.service.client_limits.ClientLedger`
+  (in place of uvicorn's ``limit_concurrency``, whose 503 is plain text):
+  connections beyond the server's room or a client's share are answered
+  503 or 429 in the JSON shape, with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -26,8 +30,17 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from .error_table import HTTP_CODES, error_response
-from .limits import BODY_TIMEOUT, HEADER_TIMEOUT, MAX_BODY_BYTES, MAX_HEADER_BYTES
+from .client_limits import ClientLedger
+from .error_table import HTTP_CODES, answer_for, error_response
+from .errors import ServiceError
+from .limits import (
+    BODY_TIMEOUT,
+    HEADER_TIMEOUT,
+    MAX_BODY_BYTES,
+    MAX_HEADER_BYTES,
+    PRESSED_TIMEOUT,
+    REFUSAL_GRACE,
+)
 
 __all__ = [
     "RequestLimits",
@@ -35,6 +48,7 @@ __all__ = [
     "BodyTimeoutError",
     "GuardedHttpToolsProtocol",
     "INCOMPLETE_REQUEST",
+    "guarded_protocol",
 ]
 
 INCOMPLETE_REQUEST = "Invalid HTTP request received."
@@ -98,9 +112,14 @@ class RequestLimits:
             return
         deadline = time.monotonic() + self.timeout
         received = 0
+        body_complete = False
 
         async def limited_receive() -> Message:
-            nonlocal received
+            nonlocal received, body_complete
+            if body_complete:
+                # Only the client's leaving is left to learn (http.disconnect),
+                # which a long poll waits for as long as it waits.
+                return await receive()
             left = deadline - time.monotonic()
             try:
                 message = await asyncio.wait_for(receive(), timeout=max(left, 0.0))
@@ -110,6 +129,7 @@ class RequestLimits:
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:
                     raise BodyTooLargeError(self.max_bytes)
+                body_complete = not message.get("more_body", False)
             return message
 
         await self.app(scope, limited_receive, send)
@@ -126,7 +146,8 @@ def _content_length(scope: Scope) -> int | None:
 
 
 class GuardedHttpToolsProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol, bounding the time and bytes a request's head may take.
+    """uvicorn's httptools protocol, bounding the time and bytes a request's head may take,
+    and the connections each client holds.
 
     A connection that has not sent a request's line and headers within
     :attr:`header_timeout` is closed; the deadline starts when the connection
@@ -135,20 +156,49 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     :attr:`max_head_bytes` is answered 400 and closed (the parser would
     buffer it without end); one that arrives whole is the app's to refuse
     (431, :class:`RequestLimits`).
+
+    With a :attr:`ledger` (:func:`guarded_protocol`), each connection takes
+    a place in it when it opens and gives it back when it closes. One
+    refused (the server full: 503; its address holding its share: 429) is
+    answered as soon as its request's head is in, in the JSON shape with
+    ``Retry-After``, and closed; it has :data:`REFUSAL_GRACE` seconds to
+    send that head. While the ledger says the server or the client is
+    pressed, a head (and a body) must come within :attr:`pressed_timeout`.
     """
 
     header_timeout: float = HEADER_TIMEOUT
+    pressed_timeout: float = PRESSED_TIMEOUT
     max_head_bytes: int = MAX_HEADER_BYTES
+    ledger: ClientLedger | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._header_deadline: asyncio.TimerHandle | None = None
+        self._deadline: asyncio.TimerHandle | None = None
+        self._body_deadline = False
         self._awaiting_head = True
         self._head_bytes = 0
+        self._host: str | None = None
+        self._admitted = False
+        self._lingering = False  # refused, given time to send its head and read why
+        self._refusal: ServiceError | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._arm_header_deadline()
+        self._host = self.client[0] if self.client else None
+        if self.ledger is None:
+            self._arm_deadline(self.header_timeout)
+            return
+        self._refusal = self.ledger.admit(self._host, running=len(self.tasks))
+        if self._refusal is None:
+            self._admitted = True
+            self._arm_deadline(self._head_timeout())
+        elif self.ledger.refused >= self.ledger.max_refused:
+            # Refused faster than they can be answered: no room even to say so.
+            transport.close()
+        else:
+            self.ledger.refused += 1
+            self._lingering = True
+            self._arm_deadline(REFUSAL_GRACE)
 
     def data_received(self, data: bytes) -> None:
         if self._awaiting_head:
@@ -160,20 +210,37 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._awaiting_head = False
+        if self._refusal is not None:
+            self.app = _refusal_app(self._refusal)  # This connection's only answer.
         super().on_headers_complete()
+        if self._deadline is not None and not self._body_deadline:
+            self._deadline.cancel()
+            self._deadline = None
+        if self._admitted and self.ledger is not None and self.ledger.pressed(self._host):
+            # The body, if any, comes within the pressed time too.
+            self._arm_deadline(self.pressed_timeout, body=True)
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
         self._awaiting_head = True
         self._head_bytes = 0
+        if self._body_deadline and self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        self._arm_header_deadline()
+        self._arm_deadline(self._head_timeout())
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._header_deadline is not None:
-            self._header_deadline.cancel()
+        if self._deadline is not None:
+            self._deadline.cancel()
+        if self.ledger is not None:
+            if self._admitted:
+                self.ledger.release(self._host)
+            elif self._lingering:
+                self.ledger.refused -= 1
+            self._admitted = self._lingering = False
         super().connection_lost(exc)
 
     def send_400_response(self, msg: str) -> None:
@@ -185,15 +252,47 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         )
         self.transport.close()
 
-    def _arm_header_deadline(self) -> None:
-        if self._header_deadline is not None:
-            self._header_deadline.cancel()
-        self._header_deadline = self.loop.call_later(
-            self.header_timeout, self._header_deadline_passed, self.cycle
-        )
+    def _head_timeout(self) -> float:
+        """The time the next head may take: shorter while the server or this client is pressed."""
+        if self.ledger is not None and self.ledger.pressed(self._host):
+            return min(self.header_timeout, self.pressed_timeout)
+        return self.header_timeout
 
-    def _header_deadline_passed(self, cycle: object) -> None:
-        # Still no new request since the deadline was set, and none running.
-        idle = self.cycle is None or self.cycle.response_complete
-        if self.cycle is cycle and idle and not self.transport.is_closing():
+    def _arm_deadline(self, timeout: float, body: bool = False) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+        self._body_deadline = body
+        self._deadline = self.loop.call_later(timeout, self._deadline_passed, self.cycle, body)
+
+    def _deadline_passed(self, cycle: object, body: bool) -> None:
+        if self.transport.is_closing() or self.cycle is not cycle:
+            return  # A new request has come since the deadline was set.
+        if body:
+            # The request's body is still coming (the app may be answering already).
+            late = self.cycle is not None and self.cycle.more_body
+        else:
+            # Still no new request, and none running.
+            late = self.cycle is None or self.cycle.response_complete
+        if late:
             self.transport.close()
+
+
+def guarded_protocol(
+    ledger: ClientLedger, header_timeout: float = HEADER_TIMEOUT
+) -> type[GuardedHttpToolsProtocol]:
+    """The protocol class for one server: its connections counted in ``ledger``."""
+
+    class ServerProtocol(GuardedHttpToolsProtocol):
+        pass
+
+    ServerProtocol.ledger = ledger
+    ServerProtocol.header_timeout = header_timeout
+    return ServerProtocol
+
+
+def _refusal_app(error: ServiceError) -> ASGIApp:
+    """An ASGI app answering ``error`` as the error table says, and closing the connection."""
+    answer = answer_for(error)
+    headers = dict(answer.headers)
+    headers["Connection"] = "close"
+    return error_response(answer.status, answer.code, str(error), headers)

@@ -17,10 +17,11 @@ from fastapi import FastAPI
 
 from connect_four.engine import __version__
 
+from .client_limits import WaitLedger
 from .error_table import install_error_handler
 from .events import EventHub
 from .guards import RequestLimits
-from .limits import BODY_TIMEOUT, MAX_BODY_BYTES
+from .limits import BODY_TIMEOUT, MAX_BODY_BYTES, MAX_CLIENT_WAITS
 from .move_feed import open_feed
 from .openapi import describe_limits, install_openapi
 from .routers import analysis, computer, drop_token, page, winner
@@ -48,6 +49,7 @@ def create_app(
     winner_pool: WinnerPool | None = None,
     analysis_pool: AnalysisPool | None = None,
     computer_pool: ComputerPool | None = None,
+    max_client_waits: int = MAX_CLIENT_WAITS,
 ) -> FastAPI:
     """The app, its games stored in ``db``: a ``postgresql://`` URL or an SQLite file.
 
@@ -59,7 +61,8 @@ def create_app(
     when it shuts down (before the server's process ends, so no worker is
     left to print a traceback or leak a semaphore); if None, the process's
     shared pool runs them and outlives the app; ``analysis_pool`` likewise
-    for ``POST /analysis``, ``computer_pool`` for ``POST /computer_move``.
+    for ``POST /analysis``, ``computer_pool`` for ``POST /computer_move``;
+    ``max_client_waits`` bounds the long polls one client address may have waiting.
 
     Raises:
         StorageError: the database cannot be opened as the service's database.
@@ -92,6 +95,7 @@ def create_app(
     # What the dependencies hand the routes (service/dependencies.py).
     app.state.store = store
     app.state.events = events
+    app.state.waits = WaitLedger(max_client_waits)
     app.state.winner_pool = winner_pool or shared_pool()
     app.state.analysis_pool = analysis_pool or shared_analysis_pool()
     app.state.computer_pool = computer_pool or shared_computer_pool()

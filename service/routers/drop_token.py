@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from connect_four.engine import Move
 
-from ..dependencies import EventsDep, StoreDep
+from ..dependencies import ClientDep, EventsDep, StoreDep, WaitsDep
 from ..errors import MoveNotFoundError
 from ..limits import MAX_KEY_LENGTH, MAX_PAGE, MAX_STORED_INTEGER, MAX_WAIT
 from ..long_poll import Reading, wait_for_news
@@ -217,6 +217,10 @@ async def read_game(game_id: GameId, store: StoreDep) -> GameState:
             f"until before start (bad_range); wait not above 0 and at most {MAX_WAIT:g}."
         ),
         e404="Game not found, or start is past the last move.",
+        e429=(
+            "With wait: the client's address has as many requests waiting as one "
+            "address may (too_many_waits). Retry after Retry-After."
+        ),
         **_STORAGE,
     ),
 )
@@ -224,6 +228,8 @@ async def read_moves(
     game_id: GameId,
     store: StoreDep,
     events: EventsDep,
+    waits: WaitsDep,
+    client: ClientDep,
     start: Annotated[
         int | None, Query(ge=0, le=MAX_STORED_INTEGER, description="First move number.")
     ] = None,
@@ -260,7 +266,12 @@ async def read_moves(
         body = _move_list(record, moves).model_dump_json(exclude_none=True).encode()
         return Reading(body, news=bool(moves) or store.read_state(game_id)[1] is not None)
 
-    answer = await wait_for_news(events, store, game_id, (start, until), read, wait)
+    # Counted by the client's address (a trusted proxy's forwarded one):
+    # one client cannot hold every place that waiting takes.
+    with waits.waiting(client.host):
+        answer = await wait_for_news(
+            events, store, game_id, (start, until), read, wait, receive=client.receive
+        )
     if isinstance(answer, MoveNotFoundError):
         # A copy: the requests that shared the read must not share one traceback.
         raise MoveNotFoundError(*answer.args)
