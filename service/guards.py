@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from http import HTTPStatus
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -160,10 +161,11 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     With a :attr:`ledger` (:func:`guarded_protocol`), each connection takes
     a place in it when it opens and gives it back when it closes. One
     refused (the server full: 503; its address holding its share: 429) is
-    answered as soon as its request's head is in, in the JSON shape with
-    ``Retry-After``, and closed; it has :data:`REFUSAL_GRACE` seconds to
-    send that head. While the ledger says the server or the client is
-    pressed, a head (and a body) must come within :attr:`pressed_timeout`.
+    answered at once, in the JSON shape with ``Retry-After``, and closed
+    once the client has sent its request and closed its end, or after
+    :data:`REFUSAL_GRACE` seconds. While the ledger says the server or the
+    client is pressed, a head (and a body) must come within
+    :attr:`pressed_timeout`.
     """
 
     header_timeout: float = HEADER_TIMEOUT
@@ -179,8 +181,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self._head_bytes = 0
         self._host: str | None = None
         self._admitted = False
-        self._lingering = False  # refused, given time to send its head and read why
-        self._refusal: ServiceError | None = None
+        self._refused = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -188,19 +189,30 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         if self.ledger is None:
             self._arm_deadline(self.header_timeout)
             return
-        self._refusal = self.ledger.admit(self._host, running=len(self.tasks))
-        if self._refusal is None:
+        refusal = self.ledger.admit(self._host, running=len(self.tasks))
+        if refusal is None:
             self._admitted = True
             self._arm_deadline(self._head_timeout())
         elif self.ledger.refused >= self.ledger.max_refused:
-            # Refused faster than they can be answered: no room even to say so.
-            transport.close()
+            transport.close()  # Refused faster than they can be answered: no room to say so.
         else:
+            # Answered at once, before its request is even read: the answer
+            # costs no parsing, and no task. The connection stays open (its
+            # end half-closed) for the client to send its request and read
+            # the answer; closing with the request unread would reset it.
             self.ledger.refused += 1
-            self._lingering = True
+            self._refused = True
+            transport.write(_refusal_bytes(refusal))
+            try:
+                transport.write_eof()
+            except OSError:  # The client has gone already.
+                transport.close()
+                return
             self._arm_deadline(REFUSAL_GRACE)
 
     def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return  # Read and dropped: its answer is sent already.
         if self._awaiting_head:
             self._head_bytes += len(data)
         super().data_received(data)
@@ -210,8 +222,6 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._awaiting_head = False
-        if self._refusal is not None:
-            self.app = _refusal_app(self._refusal)  # This connection's only answer.
         super().on_headers_complete()
         if self._deadline is not None and not self._body_deadline:
             self._deadline.cancel()
@@ -238,18 +248,14 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         if self.ledger is not None:
             if self._admitted:
                 self.ledger.release(self._host)
-            elif self._lingering:
+            elif self._refused:
                 self.ledger.refused -= 1
-            self._admitted = self._lingering = False
+            self._admitted = self._refused = False
         super().connection_lost(exc)
 
     def send_400_response(self, msg: str) -> None:
         """An unparseable request (bad request line, head too large): 400, in the one shape."""
-        body = json.dumps({"error": HTTP_CODES[400], "detail": msg}, separators=(",", ":")).encode()
-        self.transport.write(
-            b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
-            b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body)
-        )
+        self.transport.write(_error_bytes(400, HTTP_CODES[400], msg))
         self.transport.close()
 
     def _head_timeout(self) -> float:
@@ -267,6 +273,9 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def _deadline_passed(self, cycle: object, body: bool) -> None:
         if self.transport.is_closing() or self.cycle is not cycle:
             return  # A new request has come since the deadline was set.
+        if self._refused:
+            self.transport.close()  # The refused client's time to read why is up.
+            return
         if body:
             # The request's body is still coming (the app may be answering already).
             late = self.cycle is not None and self.cycle.more_body
@@ -290,9 +299,18 @@ def guarded_protocol(
     return ServerProtocol
 
 
-def _refusal_app(error: ServiceError) -> ASGIApp:
-    """An ASGI app answering ``error`` as the error table says, and closing the connection."""
+def _refusal_bytes(error: ServiceError) -> bytes:
+    """The whole response refusing a connection for ``error``, as the error table answers it."""
     answer = answer_for(error)
-    headers = dict(answer.headers)
-    headers["Connection"] = "close"
-    return error_response(answer.status, answer.code, str(error), headers)
+    return _error_bytes(answer.status, answer.code, str(error), answer.headers)
+
+
+def _error_bytes(
+    status: int, code: str, detail: str, headers: tuple[tuple[str, str], ...] = ()
+) -> bytes:
+    """An error response in the one shape, written by the protocol itself; it closes the connection."""
+    body = json.dumps({"error": code, "detail": detail}, separators=(",", ":")).encode()
+    lines = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", "content-type: application/json"]
+    lines += [f"{name.lower()}: {value}" for name, value in headers]
+    lines += [f"content-length: {len(body)}", "connection: close", "", ""]
+    return "\r\n".join(lines).encode("latin-1") + body
