@@ -105,6 +105,9 @@ def start_server(db: str) -> tuple[subprocess.Popen[bytes], str]:
             "--db",
             db,
             "--no-access-log",
+            # Every client connects from 127.0.0.1: one address, given all the room.
+            "--max-client-connections",
+            "1000",
         ],
         cwd=REPOSITORY,
     )
