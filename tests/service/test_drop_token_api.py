@@ -518,7 +518,7 @@ def test_no_validation_422_anywhere_in_the_openapi_document(client: AppClient) -
         ("get", "/drop_token", {"200", "400", "503"}),
         ("post", "/drop_token", {"200", "400", "408", "413", "503"}),
         ("get", "/drop_token/{gameId}", {"200", "404", "503"}),
-        ("get", "/drop_token/{gameId}/moves", {"200", "400", "404", "503"}),
+        ("get", "/drop_token/{gameId}/moves", {"200", "400", "404", "429", "503"}),
         (
             "post",
             "/drop_token/{gameId}/{playerId}",
