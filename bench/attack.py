@@ -141,8 +141,11 @@ class Honest:
             self.failures[what] = self.failures.get(what, 0) + count
 
 
-def honest_client(port: int, rounds: int) -> Honest:
-    """Rounds of: create a game, move, wait for the move (answered at once), read the game."""
+def honest_client(port: int, rounds: int, deadline: float) -> Honest:
+    """Rounds of: create a game, move, wait for the move (answered at once), read the game.
+
+    No round starts after ``deadline`` (``time.monotonic()``).
+    """
     seen = Honest()
     connection = http.client.HTTPConnection(HONEST, port, timeout=30)
     json_headers = {"content-type": "application/json"}
@@ -171,6 +174,8 @@ def honest_client(port: int, rounds: int) -> Honest:
         return json.loads(answer)
 
     for _ in range(rounds):
+        if time.monotonic() > deadline:
+            break
         created = timed("POST", "/drop_token", {"players": ["ann", "bob"], "rows": 4, "columns": 4})
         game_id = created["gameId"] if created else game_id
         if not game_id:
@@ -182,22 +187,25 @@ def honest_client(port: int, rounds: int) -> Honest:
     return seen
 
 
-def _honest_process(port: int, clients: int, rounds: int) -> Honest:
+def _honest_process(port: int, clients: int, rounds: int, deadline: float) -> Honest:
     from concurrent.futures import ThreadPoolExecutor
 
     seen = Honest()
     with ThreadPoolExecutor(clients) as pool:
-        for result in pool.map(lambda _: honest_client(port, rounds), range(clients)):
+        for result in pool.map(lambda _: honest_client(port, rounds, deadline), range(clients)):
             seen.add(result)
     return seen
 
 
-def run_honest(port: int, clients: int, rounds: int, processes: int) -> Honest:
-    """All the honest clients, split over ``processes``; what they saw."""
+def run_honest(port: int, clients: int, rounds: int, processes: int, seconds: float) -> Honest:
+    """All the honest clients, split over ``processes``, for ``seconds`` at most; what they saw."""
+    deadline = time.monotonic() + seconds
     shares = [clients // processes + (n < clients % processes) for n in range(processes)]
     seen = Honest()
     with multiprocessing.get_context("fork").Pool(processes) as pool:
-        for result in pool.starmap(_honest_process, [(port, share, rounds) for share in shares]):
+        for result in pool.starmap(
+            _honest_process, [(port, share, rounds, deadline) for share in shares]
+        ):
             seen.add(result)
     return seen
 
@@ -214,6 +222,8 @@ class Tally:
     cut: int = 0
     answered: int = 0
     other: dict[str, int] = field(default_factory=dict)
+    cpu: float = 0.0
+    """The attacker's CPU seconds while the honest clients ran (it shares the machine)."""
 
 
 async def _open(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -347,8 +357,10 @@ async def _attack(
     while tally.opened < connections and not stop.is_set():
         await asyncio.sleep(0.05)
     ready.set()
+    started = time.process_time()
     while not stop.is_set():
         await asyncio.sleep(0.05)
+    tally.cpu = time.process_time() - started
     for loop in loops:
         loop.cancel()
     await asyncio.gather(*loops, return_exceptions=True)
@@ -396,7 +408,7 @@ def row(
     if tally is not None:
         figures += (
             f"  | attacker: {tally.opened:,} opened, {tally.refused:,} refused, "
-            f"{tally.cut:,} cut, {tally.answered:,} answered"
+            f"{tally.cut:,} cut, {tally.answered:,} answered, CPU {100 * tally.cpu / seconds:.0f} %"
         )
         if tally.other:
             figures += f" {tally.other}"
@@ -406,7 +418,7 @@ def row(
 def measured(server: int, args: argparse.Namespace, port: int) -> tuple[Honest, float, float]:
     """One honest run: what it saw, the server's CPU seconds during it, and its length."""
     cpu, started = cpu_seconds(server), time.perf_counter()
-    honest = run_honest(port, args.clients, args.rounds, args.client_processes)
+    honest = run_honest(port, args.clients, args.rounds, args.client_processes, args.seconds)
     return honest, cpu_seconds(server) - cpu, time.perf_counter() - started
 
 
@@ -420,6 +432,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--client-processes", type=int, default=4, help="processes of honest clients (4)"
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=60, help="the most each run lasts, in seconds (60)"
     )
     parser.add_argument(
         "--connections", type=int, default=1000, help="the attacker's connections (1000)"
