@@ -112,10 +112,15 @@ def test_a_full_server_answers_503_in_the_json_shape(start_server: StartServer) 
         assert_refusal(get(sock, "/drop_token"), 503, "server_busy")
 
 
+@pytest.mark.parametrize("named_by", ["option", "environment"])
 def test_a_clients_waits_beyond_its_share_are_429_counted_by_the_trusted_proxys_word(
-    start_server: StartServer,
+    start_server: StartServer, monkeypatch: pytest.MonkeyPatch, named_by: str
 ) -> None:
-    server = start_server(None, "--max-client-waits", "2", "--trusted-proxy", OTHER_CLIENT)
+    if named_by == "option":
+        server = start_server(None, "--max-client-waits", "2", "--trusted-proxy", OTHER_CLIENT)
+    else:
+        monkeypatch.setenv("CONNECT_FOUR_TRUSTED_PROXIES", f"{OTHER_CLIENT}/32")
+        server = start_server(None, "--max-client-waits", "2")
     game_id, played = new_game(server.url), new_game(server.url)
     HTTP.post(f"{server.url}/drop_token/{played}/ann", json={"column": 0}).raise_for_status()
     wait = f"/drop_token/{game_id}/moves?start=0&wait=300 HTTP/1.1\r\nHost: x\r\n"
@@ -154,3 +159,10 @@ def test_a_long_poll_outlasts_the_body_timeout(start_server: StartServer) -> Non
         f"{server.url}/drop_token/{game_id}/moves", params={"start": 0, "wait": 1}, timeout=60
     )
     assert (answer.status_code, answer.json()["error"]) == (404, "move_not_found")
+
+
+def test_a_trusted_proxy_that_is_no_address_stops_the_start(
+    run_service: Callable[..., Any], database: Path
+) -> None:
+    ran = run_service(database, "--trusted-proxy", "10.0.0.300")
+    assert ran.returncode == 2 and "--trusted-proxy" in ran.stderr, ran.stderr
