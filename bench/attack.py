@@ -16,7 +16,8 @@ can tell):
 
 Each attacker keeps ``--connections`` (1,000) such connections going, each
 renewed a second after the server closes or refuses it; the honest clients
-start once it has opened them all. For each run it prints the honest
+start once it has opened them all. Each attack follows a run without
+attacker, the figures to compare it with. For each run it prints the honest
 requests served (2xx), their p50 and p99 latency, and the attacker's
 answers: refused (429 or 503, always JSON with Retry-After) and cut (closed
 by the server unanswered), with the run's length and the server's CPU
@@ -458,8 +459,9 @@ def main() -> None:
             )
             large = long_game(port)
             print("run      served            %    p50 ms  p99 ms      s  server CPU", flush=True)
-            print(row("none", *measured(server.pid, args, port)), flush=True)
             for kind in kinds:
+                # The machine is shared: each attack beside a quiet run just before it.
+                print(row("none", *measured(server.pid, args, port)), flush=True)
                 ready, stop, out = context.Event(), context.Event(), context.Queue()
                 game_id = large if kind == "large" else waited[1]["gameId"]
                 attacker = context.Process(
