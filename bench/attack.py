@@ -15,7 +15,7 @@ can tell):
   game's every move), as fast as it comes.
 
 Each attacker keeps ``--connections`` (1,000) such connections going, each
-renewed a second after the server closes or refuses it; the honest clients
+renewed about a second (0.5 to 1.5 s) after the server closes or refuses it; the honest clients
 start once it has opened them all. Each attack follows a run without
 attacker, the figures to compare it with. For each run it prints the honest
 requests served (2xx), their p50 and p99 latency, and the attacker's
@@ -39,6 +39,7 @@ import http.client
 import json
 import multiprocessing
 import os
+import random
 import resource
 import socket
 import subprocess
@@ -260,6 +261,12 @@ def _count(tally: Tally, status: int) -> None:
 Loop = Callable[[int, str, Tally], Coroutine[Any, Any, None]]
 
 
+async def renewal() -> None:
+    """The pause before a connection is renewed: a second, give or take half (the
+    renewals spread out, as when each was cut at its own time)."""
+    await asyncio.sleep(random.uniform(0.5, 1.5))
+
+
 async def dropped(port: int, game_id: str, tally: Tally) -> None:
     """Send a wait, see whether it is refused at once, and drop it."""
     reader, writer = await _open(port)
@@ -272,7 +279,7 @@ async def dropped(port: int, game_id: str, tally: Tally) -> None:
     except TimeoutError:
         pass  # Waiting: dropped now, unread.
     writer.close()
-    await asyncio.sleep(1.0)
+    await renewal()
 
 
 async def slow(port: int, game_id: str, tally: Tally) -> None:
@@ -290,7 +297,7 @@ async def slow(port: int, game_id: str, tally: Tally) -> None:
             tally.cut += 1
             break
     writer.close()
-    await asyncio.sleep(1.0)
+    await renewal()
 
 
 async def idle(port: int, game_id: str, tally: Tally) -> None:
@@ -302,7 +309,7 @@ async def idle(port: int, game_id: str, tally: Tally) -> None:
     except (ConnectionError, asyncio.IncompleteReadError):
         tally.cut += 1
     writer.close()
-    await asyncio.sleep(1.0)
+    await renewal()
 
 
 def _looping(method: str, path: str, body: bytes = b"") -> Loop:
@@ -324,7 +331,7 @@ def _looping(method: str, path: str, body: bytes = b"") -> Loop:
             if not 200 <= status < 300:
                 break
         writer.close()
-        await asyncio.sleep(1.0)
+        await renewal()
 
     return attack
 
@@ -349,7 +356,7 @@ async def _attack(
                 await LOOPS[kind](port, game_id, tally)
             except OSError as error:
                 tally.other[type(error).__name__] = tally.other.get(type(error).__name__, 0) + 1
-                await asyncio.sleep(1.0)
+                await renewal()
 
     loops = []
     for _ in range(connections):

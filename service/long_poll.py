@@ -54,7 +54,7 @@ async def wait_for_news(
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    gone = None if receive is None else asyncio.ensure_future(_client_gone(receive))
+    gone: asyncio.Future[None] | None = None
     try:
         with hub.watch(game_id) as watched:
             while True:
@@ -62,7 +62,11 @@ async def wait_for_news(
                 reading = await hub.shared(watched, key, lambda: call_store(store, read))
                 if reading.news:
                     return reading.answer
-                # Nothing new: the answer stays right until the game changes.
+                # Nothing new: the answer stays right until the game changes,
+                # or until nobody is left to read it. (Watched for only now: most
+                # waits of a game being played are answered by their first read.)
+                if gone is None and receive is not None:
+                    gone = asyncio.ensure_future(_client_gone(receive))
                 if not await hub.changed(watched, seen, deadline - loop.time(), gone):
                     if gone is not None and gone.done():
                         gone.result()  # Raises what receiving raised (the body's limits).
