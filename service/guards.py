@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
 from http import HTTPStatus
 from typing import Any
@@ -176,6 +177,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
+        self._give_up_at = math.inf
         self._body_deadline = False
         self._awaiting_head = True
         self._head_bytes = 0
@@ -226,9 +228,10 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         if self._deadline is not None and not self._body_deadline:
             self._deadline.cancel()
             self._deadline = None
-        if self._admitted and self.ledger is not None and self.ledger.pressed(self._host):
-            # The body, if any, comes within the pressed time too.
-            self._arm_deadline(self.pressed_timeout, body=True)
+        if self._admitted:
+            # A body still coming is cut if the server or its client becomes
+            # pressed (else RequestLimits answers 408 at the body timeout).
+            self._arm_deadline(math.inf, body=True)
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
@@ -258,17 +261,28 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self.transport.write(_error_bytes(400, HTTP_CODES[400], msg))
         self.transport.close()
 
+    def _pressed(self) -> bool:
+        return self.ledger is not None and self.ledger.pressed(self._host)
+
     def _head_timeout(self) -> float:
         """The time the next head may take: shorter while the server or this client is pressed."""
-        if self.ledger is not None and self.ledger.pressed(self._host):
+        if self._pressed():
             return min(self.header_timeout, self.pressed_timeout)
         return self.header_timeout
 
     def _arm_deadline(self, timeout: float, body: bool = False) -> None:
+        """Close the connection if its head (or ``body``) is still coming after ``timeout``
+        seconds, or after :attr:`pressed_timeout` at a check made while pressed."""
         if self._deadline is not None:
             self._deadline.cancel()
         self._body_deadline = body
-        self._deadline = self.loop.call_later(timeout, self._deadline_passed, self.cycle, body)
+        self._give_up_at = self.loop.time() + timeout
+        self._check_later(self.cycle, body)
+
+    def _check_later(self, cycle: object, body: bool) -> None:
+        # Pressure can come at any time: look again every pressed_timeout.
+        left = min(self._give_up_at - self.loop.time(), self.pressed_timeout)
+        self._deadline = self.loop.call_later(left, self._deadline_passed, cycle, body)
 
     def _deadline_passed(self, cycle: object, body: bool) -> None:
         if self.transport.is_closing() or self.cycle is not cycle:
@@ -282,8 +296,16 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         else:
             # Still no new request, and none running.
             late = self.cycle is None or self.cycle.response_complete
-        if late:
+        if not late:
+            return
+        if self._pressed() or self.loop.time() >= self._give_up_at - _CLOCK_SLACK:
             self.transport.close()
+        else:
+            self._check_later(cycle, body)
+
+
+_CLOCK_SLACK = 0.001
+"""Seconds early a timer may fire (the loop's clock resolution), still counted as on time."""
 
 
 def guarded_protocol(

@@ -166,3 +166,26 @@ def test_a_trusted_proxy_that_is_no_address_stops_the_start(
 ) -> None:
     ran = run_service(database, "--trusted-proxy", "10.0.0.300")
     assert ran.returncode == 2 and "--trusted-proxy" in ran.stderr, ran.stderr
+
+
+def test_a_pressed_client_has_its_slow_heads_and_bodies_cut_first(
+    start_server: StartServer,
+) -> None:
+    """Half its share taken, a client's slow requests are cut long before the usual timeouts.
+
+    With 600 s timeouts, a request still unfinished would otherwise be
+    waited for as long as each read here may wait: closed unanswered (not
+    408) means the pressed time cut it.
+    """
+    server = start_server(
+        None, "--max-client-connections", "4", "--header-timeout", "600", "--body-timeout", "600"
+    )
+    with held_connections(server.url, 2, OTHER_CLIENT) as held:
+        held[0].sendall(b"GET /drop_token HTTP/1.1\r\nHost: x\r\n")  # Never finished.
+        held[1].sendall(
+            b"POST /drop_token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"players": '
+        )
+        assert [read_all(sock) for sock in held] == [b"", b""]
+    with connect(server.url) as sock:  # Another client, not pressed, is served.
+        assert status_of(get(sock, "/drop_token")) == 200
