@@ -173,19 +173,28 @@ def test_a_pressed_client_has_its_slow_heads_and_bodies_cut_first(
 ) -> None:
     """Half its share taken, a client's slow requests are cut long before the usual timeouts.
 
-    With 600 s timeouts, a request still unfinished would otherwise be
-    waited for as long as each read here may wait: closed unanswered (not
-    408) means the pressed time cut it.
+    The client's two long polls keep it pressed (they are no slow request:
+    they wait on the server). With 600 s timeouts, a request still
+    unfinished would otherwise be waited for longer than each read here
+    may wait: closed unanswered (not 408) means the pressed time cut it.
     """
     server = start_server(
         None, "--max-client-connections", "4", "--header-timeout", "600", "--body-timeout", "600"
     )
-    with held_connections(server.url, 2, OTHER_CLIENT) as held:
-        held[0].sendall(b"GET /drop_token HTTP/1.1\r\nHost: x\r\n")  # Never finished.
-        held[1].sendall(
+    game_id = new_game(server.url)
+    with contextlib.ExitStack() as stack:
+        for _ in range(2):
+            sock = stack.enter_context(connect(server.url, OTHER_CLIENT))
+            sock.sendall(
+                f"GET /drop_token/{game_id}/moves?start=0&wait=300 HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+            )
+        slow_head = stack.enter_context(connect(server.url, OTHER_CLIENT))
+        slow_head.sendall(b"GET /drop_token HTTP/1.1\r\nHost: x\r\n")  # Never finished.
+        slow_body = stack.enter_context(connect(server.url, OTHER_CLIENT))
+        slow_body.sendall(
             b"POST /drop_token HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b'Content-Length: 100\r\n\r\n{"players": '
         )
-        assert [read_all(sock) for sock in held] == [b"", b""]
-    with connect(server.url) as sock:  # Another client, not pressed, is served.
-        assert status_of(get(sock, "/drop_token")) == 200
+        assert (read_all(slow_head), read_all(slow_body)) == (b"", b"")
+        with connect(server.url) as sock:  # Another client, not pressed, is served.
+            assert status_of(get(sock, "/drop_token")) == 200
