@@ -9,6 +9,7 @@ async dependency runs on the event loop instead of taking a worker thread.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -27,14 +28,12 @@ __all__ = [
     "ComputerPoolDep",
     "EventsDep",
     "StoreDep",
-    "WaitsDep",
     "WinnerPoolDep",
     "get_analysis_pool",
     "get_client",
     "get_computer_pool",
     "get_events",
     "get_store",
-    "get_waits",
     "get_winner_pool",
 ]
 
@@ -79,31 +78,29 @@ EventsDep = Annotated[EventHub, Depends(get_events)]
 
 @dataclass(frozen=True)
 class Client:
-    """Who sent a request: its address, and the channel that says when it has gone."""
+    """Who sent a request: its address, the channel that says when it has gone, and
+    the app's count of each address's waits (one dependency, not two: each adds to a
+    request's time)."""
 
     host: str | None
     """The TCP peer's address, or the one a trusted proxy passed on (``--trusted-proxy``)."""
     receive: Receive
     """The request's ASGI receive channel: ``http.disconnect`` once the client has gone."""
+    waits: WaitLedger
+
+    def waiting(self) -> AbstractContextManager[None]:
+        """Hold one of this client's waits for the block (:meth:`WaitLedger.waiting`)."""
+        return self.waits.waiting(self.host)
 
 
 async def get_client(request: Request) -> Client:
     """The request's client."""
-    return Client(request.client.host if request.client else None, request.receive)
+    host = request.client.host if request.client else None
+    return Client(host, request.receive, request.app.state.waits)
 
 
 ClientDep = Annotated[Client, Depends(get_client)]
 """A route's parameter of this type receives the request's client."""
-
-
-async def get_waits(request: Request) -> WaitLedger:
-    """The app's count of waiting requests for each client address."""
-    waits: WaitLedger = request.app.state.waits
-    return waits
-
-
-WaitsDep = Annotated[WaitLedger, Depends(get_waits)]
-"""A route's parameter of this type receives the app's count of waits per client."""
 
 
 async def get_computer_pool(request: Request) -> ComputerPool:

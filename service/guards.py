@@ -114,13 +114,15 @@ class RequestLimits:
             return
         deadline = time.monotonic() + self.timeout
         received = 0
-        body_complete = False
+        # Without Content-Length or Transfer-Encoding a request has no body
+        # (HTTP/1.1): nothing to time, and receiving costs no timer then.
+        body_complete = declared is None and not _has_header(scope, b"transfer-encoding")
 
         async def limited_receive() -> Message:
             nonlocal received, body_complete
             if body_complete:
-                # Only the client's leaving is left to learn (http.disconnect),
-                # which a long poll waits for as long as it waits.
+                # No body left to time: only the client's leaving is left to
+                # learn (http.disconnect), which a long poll waits for as long as it waits.
                 return await receive()
             left = deadline - time.monotonic()
             try:
@@ -135,6 +137,10 @@ class RequestLimits:
             return message
 
         await self.app(scope, limited_receive, send)
+
+
+def _has_header(scope: Scope, name: bytes) -> bool:
+    return any(header == name for header, _ in scope["headers"])
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -228,7 +234,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         if self._deadline is not None and not self._body_deadline:
             self._deadline.cancel()
             self._deadline = None
-        if self._admitted:
+        if self._admitted and any(name in _BODY_HEADERS for name, _ in self.headers):
             # A body still coming is cut if the server or its client becomes
             # pressed (else RequestLimits answers 408 at the body timeout).
             self._arm_deadline(math.inf, body=True)
@@ -303,6 +309,9 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         else:
             self._check_later(cycle, body)
 
+
+_BODY_HEADERS = frozenset({b"content-length", b"transfer-encoding"})
+"""The headers that announce a body (HTTP/1.1: without them, a request has none)."""
 
 _CLOCK_SLACK = 0.001
 """Seconds early a timer may fire (the loop's clock resolution), still counted as on time."""

@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from connect_four.engine import Move
 
-from ..dependencies import ClientDep, EventsDep, StoreDep, WaitsDep
+from ..dependencies import ClientDep, EventsDep, StoreDep
 from ..errors import MoveNotFoundError
 from ..limits import MAX_KEY_LENGTH, MAX_PAGE, MAX_STORED_INTEGER, MAX_WAIT
 from ..long_poll import Reading, wait_for_news
@@ -228,7 +228,6 @@ async def read_moves(
     game_id: GameId,
     store: StoreDep,
     events: EventsDep,
-    waits: WaitsDep,
     client: ClientDep,
     start: Annotated[
         int | None, Query(ge=0, le=MAX_STORED_INTEGER, description="First move number.")
@@ -268,7 +267,7 @@ async def read_moves(
 
     # Counted by the client's address (a trusted proxy's forwarded one):
     # one client cannot hold every place that waiting takes.
-    with waits.waiting(client.host):
+    with client.waiting():
         answer = await wait_for_news(
             events, store, game_id, (start, until), read, wait, receive=client.receive
         )
