@@ -171,6 +171,11 @@ def start_server(db: str, connections: int) -> tuple[subprocess.Popen[bytes], in
             "off",
             "--max-connections",
             str(connections),
+            # Every waiter connects from 127.0.0.1: one address, given all the room.
+            "--max-client-connections",
+            str(connections),
+            "--max-client-waits",
+            str(connections),
         ],
         cwd=REPOSITORY,
         pass_fds=(listener.fileno(),),

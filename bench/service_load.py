@@ -110,6 +110,9 @@ def start_server(db: str) -> tuple[subprocess.Popen[bytes], str]:
             "off",
             "--rate-moves",
             "off",
+            # Every client connects from 127.0.0.1: one address, given all the room.
+            "--max-client-connections",
+            "1000",
         ],
         cwd=REPOSITORY,
     )

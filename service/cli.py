@@ -13,9 +13,17 @@ import sys
 try:
     import uvicorn
 
+    from .client_limits import ClientLedger, TrustedProxies
     from .errors import StorageError
-    from .guards import GuardedHttpToolsProtocol
-    from .limits import KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS, WINNER_WAITING
+    from .guards import GuardedHttpToolsProtocol, guarded_protocol
+    from .limits import (
+        HEADER_TIMEOUT,
+        KEEP_ALIVE_TIMEOUT,
+        MAX_CLIENT_CONNECTIONS,
+        MAX_CLIENT_WAITS,
+        MAX_CONNECTIONS,
+        WINNER_WAITING,
+    )
     from .main import create_app
     from .push_server import WakingServer, raise_open_files, settle_memory
     from .rate_limits import OFF, Rates, parse_rate
@@ -33,6 +41,10 @@ except ModuleNotFoundError as missing:
         file=sys.stderr,
     )
     sys.exit(1)
+
+
+TRUSTED_PROXIES_ENVIRONMENT = "CONNECT_FOUR_TRUSTED_PROXIES"
+"""The environment variable naming the trusted proxies when ``--trusted-proxy`` is not given."""
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -104,9 +116,36 @@ def main(argv: list[str] | None = None) -> None:
         f"({MAX_CONNECTIONS}; the open-files limit is raised to fit when it can be)",
     )
     _add_rate_options(parser)
+    parser.add_argument(
+        "--max-client-connections",
+        type=int,
+        default=MAX_CLIENT_CONNECTIONS,
+        metavar="N",
+        help="connections one client address may hold at once, a trusted proxy's excepted; "
+        f"more are 429 ({MAX_CLIENT_CONNECTIONS})",
+    )
+    parser.add_argument(
+        "--max-client-waits",
+        type=int,
+        default=MAX_CLIENT_WAITS,
+        metavar="N",
+        help="long polls (?wait=) one client address may have waiting at once; more are 429 "
+        f"({MAX_CLIENT_WAITS})",
+    )
+    parser.add_argument(
+        "--trusted-proxy",
+        default=os.environ.get(TRUSTED_PROXIES_ENVIRONMENT, ""),
+        metavar="ADDR[,ADDR...]",
+        help="proxies (addresses or networks) whose X-Forwarded-For names the client; "
+        f"none by default: the header is ignored (${TRUSTED_PROXIES_ENVIRONMENT})",
+    )
     args = parser.parse_args(argv)
     if args.max_db_pages is not None and is_postgres_url(args.db):
         parser.error("--max-db-pages applies to SQLite files only")
+    try:
+        trusted = TrustedProxies.parse(args.trusted_proxy)
+    except ValueError as error:
+        parser.error(f"--trusted-proxy: {error}")
     options = {} if args.body_timeout is None else {"body_timeout": args.body_timeout}
     pool = WinnerPool(waiting=args.winner_queue)
     try:
@@ -124,6 +163,7 @@ def main(argv: list[str] | None = None) -> None:
                 computer=args.rate_computer,
                 replays=args.rate_replays,
             ),
+            max_client_waits=args.max_client_waits,
             **options,
         )
     except StorageError as error:
@@ -134,24 +174,13 @@ def main(argv: list[str] | None = None) -> None:
             file=sys.stderr,
         )
         sys.exit(1)
-    protocol: type[GuardedHttpToolsProtocol] = GuardedHttpToolsProtocol
-    if args.header_timeout is not None:
-
-        class TimedProtocol(GuardedHttpToolsProtocol):
-            header_timeout = args.header_timeout
-
-        protocol = TimedProtocol
+    ledger = ClientLedger(
+        raise_open_files(args.max_connections), args.max_client_connections, trusted
+    )
+    protocol = guarded_protocol(ledger, args.header_timeout or HEADER_TIMEOUT)
     settle_memory()
     try:
-        _serve(
-            app,
-            args.host,
-            args.port,
-            args.fd,
-            not args.no_access_log,
-            protocol,
-            raise_open_files(args.max_connections),
-        )
+        _serve(app, args.host, args.port, args.fd, not args.no_access_log, protocol, trusted)
     finally:
         pool.close()
 
@@ -202,9 +231,13 @@ def _serve(
     fd: int | None,
     access_log: bool,
     protocol: type[GuardedHttpToolsProtocol],
-    max_connections: int = MAX_CONNECTIONS,
+    trusted: TrustedProxies,
 ) -> None:
-    """uvicorn with the service's limits on connections, headers and idle time."""
+    """uvicorn with the service's limits on connections, headers and idle time.
+
+    The protocol counts the connections (its ledger), in place of uvicorn's
+    ``limit_concurrency``; X-Forwarded-For is read from ``trusted`` proxies only.
+    """
     config = uvicorn.Config(
         app,  # type: ignore[arg-type]
         host=host,
@@ -212,7 +245,8 @@ def _serve(
         access_log=access_log,
         http=protocol,
         timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
-        limit_concurrency=max_connections,
+        proxy_headers=bool(trusted.networks),
+        forwarded_allow_ips=trusted.names() or None,
     )
     # Waiting requests answer at once when the server stops, instead of
     # holding the shutdown for up to their whole wait.

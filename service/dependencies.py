@@ -1,4 +1,4 @@
-"""What the routes need, as FastAPI dependencies: the store and the worker pools.
+"""What the routes need, as FastAPI dependencies: the store, the worker pools, the client.
 
 The app made by :func:`connect_four.service.main.create_app` holds both; a route asks
 for them by type (``store: StoreDep``, ``pool: WinnerPoolDep``) and never
@@ -9,21 +9,28 @@ async dependency runs on the event loop instead of taking a worker thread.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
+from starlette.types import Receive
 
+from .client_limits import WaitLedger
 from .events import EventHub
 from .repository import GameStore
 from .winner_pool import AnalysisPool, ComputerPool, WinnerPool
 
 __all__ = [
     "AnalysisPoolDep",
+    "Client",
+    "ClientDep",
     "ComputerPoolDep",
     "EventsDep",
     "StoreDep",
     "WinnerPoolDep",
     "get_analysis_pool",
+    "get_client",
     "get_computer_pool",
     "get_events",
     "get_store",
@@ -67,6 +74,33 @@ AnalysisPoolDep = Annotated[AnalysisPool, Depends(get_analysis_pool)]
 
 EventsDep = Annotated[EventHub, Depends(get_events)]
 """A route's parameter of this type receives the app's hub of waiting requests."""
+
+
+@dataclass(frozen=True)
+class Client:
+    """Who sent a request: its address, the channel that says when it has gone, and
+    the app's count of each address's waits (one dependency, not two: each adds to a
+    request's time)."""
+
+    host: str | None
+    """The TCP peer's address, or the one a trusted proxy passed on (``--trusted-proxy``)."""
+    receive: Receive
+    """The request's ASGI receive channel: ``http.disconnect`` once the client has gone."""
+    waits: WaitLedger
+
+    def waiting(self) -> AbstractContextManager[None]:
+        """Hold one of this client's waits for the block (:meth:`WaitLedger.waiting`)."""
+        return self.waits.waiting(self.host)
+
+
+async def get_client(request: Request) -> Client:
+    """The request's client."""
+    host = request.client.host if request.client else None
+    return Client(host, request.receive, request.app.state.waits)
+
+
+ClientDep = Annotated[Client, Depends(get_client)]
+"""A route's parameter of this type receives the request's client."""
 
 
 async def get_computer_pool(request: Request) -> ComputerPool:

@@ -57,6 +57,7 @@ from .errors import (
     MoveNotFoundError,
     PlayerNotFoundError,
     RateLimitedError,
+    ServerFullError,
     ServiceError,
     StorageBusyError,
     StorageCommitLostError,
@@ -68,8 +69,11 @@ from .errors import (
     StorageReplacedError,
     TokenRejectedError,
     TokenRequiredError,
+    TooManyConnectionsError,
+    TooManyWaitsError,
     WinnerBusyError,
 )
+from .limits import REFUSAL_RETRY_AFTER
 from .problems import describe, not_allowed, not_found, unreadable_body
 
 __all__ = [
@@ -98,6 +102,7 @@ class ErrorAnswer:
 
 
 _RETRY_STORAGE = (("Retry-After", "5"),)
+_RETRY_ROOM = (("Retry-After", str(REFUSAL_RETRY_AFTER)),)
 
 
 def _storage(code: str, what: str) -> ErrorAnswer:
@@ -151,6 +156,10 @@ ERRORS: dict[type[Exception], ErrorAnswer] = {
     ComputerBusyError: ErrorAnswer(503, "computer_busy", (("Retry-After", "1"),)),
     # Retry-After: the error's own, when the client's window lets it in again.
     RateLimitedError: ErrorAnswer(429, "rate_limited"),
+    # Room on the server, for all and for each client (connections, long polls).
+    ServerFullError: ErrorAnswer(503, "server_busy", _RETRY_ROOM),
+    TooManyConnectionsError: ErrorAnswer(429, "too_many_connections", _RETRY_ROOM),
+    TooManyWaitsError: ErrorAnswer(429, "too_many_waits", _RETRY_ROOM),
     # Storage faults: nothing was stored; try again later.
     StorageError: _storage("storage_unavailable", "the database cannot be used right now"),
     StorageFullError: _storage("storage_full", "the database is full"),

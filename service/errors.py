@@ -24,6 +24,9 @@ __all__ = [
     "AnalysisBusyError",
     "ComputerBusyError",
     "RateLimitedError",
+    "ServerFullError",
+    "TooManyConnectionsError",
+    "TooManyWaitsError",
     "StorageError",
     "StorageFullError",
     "StorageReadOnlyError",
@@ -106,6 +109,18 @@ class RateLimitedError(ServiceError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+class ServerFullError(ServiceError):
+    """The server holds as many connections and requests as it takes: try again soon."""
+
+
+class TooManyConnectionsError(ServiceError):
+    """The client's address holds as many connections as one address may."""
+
+
+class TooManyWaitsError(ServiceError):
+    """The client's address has as many long polls waiting as one address may."""
 
 
 # --- Storage faults: the database cannot be used; nothing was stored. --------

@@ -142,24 +142,39 @@ class EventHub:
             if watched.watchers == 0 and self._games.get(game_id) is watched:
                 del self._games[game_id]
 
-    async def changed(self, watched: Watched, seen: int, timeout: float) -> bool:
+    async def changed(
+        self,
+        watched: Watched,
+        seen: int,
+        timeout: float,
+        until: asyncio.Future[Any] | None = None,
+    ) -> bool:
         """Wait up to ``timeout`` seconds for ``watched``'s generation to differ from ``seen``.
 
-        Returns whether it did (False: the time ran out first).
+        Returns whether it did (False: the time ran out first, or ``until``,
+        when given, was done first: the client left).
         """
         if watched.generation != seen:
             return True
-        if self.closing or timeout <= 0:
+        if self.closing or timeout <= 0 or (until is not None and until.done()):
             return False
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         watched.futures.add(future)
         timer = loop.call_later(timeout, _resolve, future)
+
+        def stop_waiting(_: asyncio.Future[Any]) -> None:
+            _resolve(future)
+
+        if until is not None:
+            until.add_done_callback(stop_waiting)
         try:
             await future
         finally:
             timer.cancel()
             watched.futures.discard(future)
+            if until is not None:
+                until.remove_done_callback(stop_waiting)
         return watched.generation != seen
 
     async def shared(self, watched: Watched, key: object, read: Callable[[], Awaitable[T]]) -> T:

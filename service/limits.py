@@ -21,6 +21,11 @@ __all__ = [
     "KEEP_ALIVE_TIMEOUT",
     "MAX_HEADER_BYTES",
     "MAX_CONNECTIONS",
+    "MAX_CLIENT_CONNECTIONS",
+    "MAX_CLIENT_WAITS",
+    "PRESSED_TIMEOUT",
+    "REFUSAL_GRACE",
+    "REFUSAL_RETRY_AFTER",
     "WINNER_WORKERS",
     "WINNER_WAITING",
     "WINNER_REFUSAL_PAUSE",
@@ -94,6 +99,32 @@ MAX_HEADER_BYTES = 16 * 1024
 
 MAX_CONNECTIONS = 1000
 """Connections and requests in progress at once; more are answered 503."""
+
+MAX_CLIENT_CONNECTIONS = 100
+"""Connections one client address may hold open at once; one more is answered 429.
+
+A trusted proxy's own address is not capped (it carries many clients'
+connections). A tenth of :data:`MAX_CONNECTIONS`: one client can never
+take the slots the others need, while a hundred players behind one
+address (a school's, a household's) each keep a long poll open."""
+
+MAX_CLIENT_WAITS = 100
+"""Long polls (``GET .../moves?wait=``) one client address may have waiting at once;
+one more is answered 429. Counted by the address a trusted proxy passes on,
+so it bounds a proxied client as :data:`MAX_CLIENT_CONNECTIONS` bounds a direct one."""
+
+PRESSED_TIMEOUT = 2.0
+"""Seconds a request's line and headers, or its body, may take while the server is
+pressed: half its connections taken, or the client holding half of its own.
+
+A person's browser or terminal sends a request in milliseconds; the slow
+ones are what fills a server, so they are cut first."""
+
+REFUSAL_GRACE = 1.0
+"""Seconds a refused connection has to send its request's head, to read the refusal."""
+
+REFUSAL_RETRY_AFTER = 1
+"""The ``Retry-After`` (seconds) of a connection or wait refused for want of room."""
 
 WINNER_WORKERS = 1
 """Worker processes that run winner checks: one core of two for them at most,

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from starlette.types import Receive
+
 from .events import EventHub
 from .repository import GameStore
 from .store_calls import call_store
@@ -38,6 +40,7 @@ async def wait_for_news(
     key: object,
     read: Callable[[], Reading[T]],
     timeout: float,
+    receive: Receive | None = None,
 ) -> T:
     """The first answer of ``read`` that is news, or its last answer after ``timeout`` seconds.
 
@@ -45,16 +48,41 @@ async def wait_for_news(
     on the loop if it can, else in a worker thread), shared by the requests
     for the same game and ``key`` (the same question) woken together. Its exceptions
     (no such game, a storage fault) are the answer at once. When the server
-    is stopping, the request answers at once what it read.
+    is stopping, the request answers at once what it read; when the client
+    has gone (``receive``, the request's ASGI channel, says
+    ``http.disconnect``), the wait ends at once too, and its place with it.
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    with hub.watch(game_id) as watched:
-        while True:
-            seen = watched.generation
-            reading = await hub.shared(watched, key, lambda: call_store(store, read))
-            if reading.news:
-                return reading.answer
-            # Nothing new: the answer stays right until the game changes.
-            if not await hub.changed(watched, seen, deadline - loop.time()):
-                return reading.answer
+    gone: asyncio.Future[None] | None = None
+    try:
+        with hub.watch(game_id) as watched:
+            while True:
+                seen = watched.generation
+                reading = await hub.shared(watched, key, lambda: call_store(store, read))
+                if reading.news:
+                    return reading.answer
+                # Nothing new: the answer stays right until the game changes,
+                # or until nobody is left to read it. (Watched for only now: most
+                # waits of a game being played are answered by their first read.)
+                if gone is None and receive is not None:
+                    gone = asyncio.ensure_future(_client_gone(receive))
+                if not await hub.changed(watched, seen, deadline - loop.time(), gone):
+                    if gone is not None and gone.done():
+                        gone.result()  # Raises what receiving raised (the body's limits).
+                    return reading.answer
+    finally:
+        if gone is not None:
+            gone.cancel()
+            if gone.done() and not gone.cancelled():
+                gone.exception()  # Retrieved: the answer went out before it was looked at.
+
+
+async def _client_gone(receive: Receive) -> None:
+    """Return once the client has gone (its connection closed): ``http.disconnect``.
+
+    The request's body, if any, is read and dropped on the way: a long
+    poll has none to read.
+    """
+    while (await receive())["type"] != "http.disconnect":
+        pass

@@ -17,10 +17,11 @@ from fastapi import FastAPI
 
 from connect_four.engine import __version__
 
+from .client_limits import WaitLedger
 from .error_table import install_error_handler
 from .events import EventHub
 from .guards import RequestLimits
-from .limits import BODY_TIMEOUT, MAX_BODY_BYTES
+from .limits import BODY_TIMEOUT, MAX_BODY_BYTES, MAX_CLIENT_WAITS
 from .move_feed import open_feed
 from .openapi import describe_limits, install_openapi
 from .rate_limits import RateLimiter, Rates
@@ -51,6 +52,7 @@ def create_app(
     analysis_pool: AnalysisPool | None = None,
     computer_pool: ComputerPool | None = None,
     rates: Rates | None = None,
+    max_client_waits: int = MAX_CLIENT_WAITS,
 ) -> FastAPI:
     """The app, its games stored in ``db``: a ``postgresql://`` URL or an SQLite file.
 
@@ -65,6 +67,7 @@ def create_app(
     for ``POST /analysis``, ``computer_pool`` for ``POST /computer_move``;
     ``rates`` bounds what each client address may create or have computed
     (429 beyond; the defaults of :class:`Rates` if None).
+    ``max_client_waits`` bounds the long polls one client address may have waiting.
 
     Raises:
         StorageError: the database cannot be opened as the service's database.
@@ -102,6 +105,7 @@ def create_app(
     app.state.store = store
     app.state.rate_limiter = RateLimiter(rates or Rates())
     app.state.events = events
+    app.state.waits = WaitLedger(max_client_waits)
     app.state.winner_pool = winner_pool or shared_pool()
     app.state.analysis_pool = analysis_pool or shared_analysis_pool()
     app.state.computer_pool = computer_pool or shared_computer_pool()

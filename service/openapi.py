@@ -7,7 +7,13 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-from .limits import HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_HEADER_BYTES
+from .limits import (
+    HEADER_TIMEOUT,
+    MAX_CLIENT_CONNECTIONS,
+    MAX_CLIENT_WAITS,
+    MAX_CONNECTIONS,
+    MAX_HEADER_BYTES,
+)
 from .schemas import ERROR_SCHEMA, ErrorOut
 
 __all__ = ["describe_limits", "install_openapi"]
@@ -18,11 +24,13 @@ _LIMITS_TEXT = (
     "{body_timeout:g} s of the headers (408 request_timeout); request line and headers of "
     "at most {header} bytes (431 headers_too_large), sent within {header_timeout:g} s (else "
     "the connection is closed); at most {connections} connections and requests at once "
-    "(503). Storage faults are 503 with a code of their own and Retry-After; nothing was "
-    "stored. Each client address has a rate of games created, moves and quits posted, "
-    "analyses and computer moves asked, and stored moves replayed for it: beyond, 429 "
-    "rate_limited with Retry-After. Lists come in pages (1,000 games, 500 moves; next "
-    "starts the next page)."
+    "(503 server_busy), {client_connections} connections of one client address (429 "
+    "too_many_connections) and {client_waits} waiting long polls of one client address (429 "
+    "too_many_waits), each refusal with Retry-After. Storage faults are 503 with a code of "
+    "their own and Retry-After; nothing was stored. Each client address has a rate of games "
+    "created, moves and quits posted, analyses and computer moves asked, and stored moves "
+    "replayed for it: beyond, 429 rate_limited with Retry-After. Lists come in pages (1,000 "
+    "games, 500 moves; next starts the next page)."
 )
 
 
@@ -34,6 +42,8 @@ def describe_limits(max_body_bytes: int, body_timeout: float) -> str:
         header_timeout=HEADER_TIMEOUT,
         header=MAX_HEADER_BYTES,
         connections=MAX_CONNECTIONS,
+        client_connections=MAX_CLIENT_CONNECTIONS,
+        client_waits=MAX_CLIENT_WAITS,
     )
 
 

@@ -9,12 +9,14 @@ import socket
 
 import uvicorn
 
+from .client_limits import MIN_REFUSED
 from .events import EventHub
 
 __all__ = ["SPARE_FILES", "YOUNG_COLLECTION", "WakingServer", "raise_open_files", "settle_memory"]
 
-SPARE_FILES = 200
-"""Open files the process needs besides its connections (database, worker, modules)."""
+SPARE_FILES = 200 + MIN_REFUSED
+"""Open files the process needs besides its connections (database, worker, modules),
+and room for refused connections to be told why (client_limits.MIN_REFUSED)."""
 
 YOUNG_COLLECTION = 10_000
 """Allocations between two collections of the youngest objects (Python's default: 700).

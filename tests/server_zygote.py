@@ -343,6 +343,7 @@ def _tell_first_reads(told: Path) -> None:
         key: Any,
         read: Callable[[], Reading[Any]],
         timeout: float,
+        receive: Any = None,
     ) -> Any:
         first = True
 
@@ -355,7 +356,7 @@ def _tell_first_reads(told: Path) -> None:
             first = False
             return reading
 
-        return await wait_for_news(hub, store, game_id, key, read_and_tell, timeout)
+        return await wait_for_news(hub, store, game_id, key, read_and_tell, timeout, receive)
 
     drop_token.wait_for_news = telling  # type: ignore[assignment]
 

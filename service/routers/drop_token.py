@@ -16,7 +16,7 @@ from fastapi import APIRouter, Depends, Header, Path, Query, Response, status
 
 from connect_four.engine import Move
 
-from ..dependencies import EventsDep, StoreDep
+from ..dependencies import ClientDep, EventsDep, StoreDep
 from ..errors import MoveNotFoundError
 from ..limits import MAX_KEY_LENGTH, MAX_MOVES_PAGE, MAX_PAGE, MAX_STORED_INTEGER, MAX_WAIT
 from ..long_poll import Reading, wait_for_news
@@ -235,6 +235,10 @@ async def read_game(game_id: GameId, store: StoreDep) -> GameState:
             f"until before start (bad_range); wait not above 0 and at most {MAX_WAIT:g}."
         ),
         e404="Game not found, or start is past the last move.",
+        e429=(
+            "With wait: the client's address has as many requests waiting as one "
+            "address may (too_many_waits). Retry after Retry-After."
+        ),
         **_STORAGE,
     ),
 )
@@ -242,6 +246,7 @@ async def read_moves(
     game_id: GameId,
     store: StoreDep,
     events: EventsDep,
+    client: ClientDep,
     start: Annotated[
         int | None, Query(ge=0, le=MAX_STORED_INTEGER, description="First move number.")
     ] = None,
@@ -283,7 +288,12 @@ async def read_moves(
         body = _move_list(record, moves, first).model_dump_json(exclude_none=True).encode()
         return Reading(body, news=bool(moves) or store.read_state(game_id)[1] is not None)
 
-    answer = await wait_for_news(events, store, game_id, (start, last), read, wait)
+    # Counted by the client's address (a trusted proxy's forwarded one):
+    # one client cannot hold every place that waiting takes.
+    with client.waiting():
+        answer = await wait_for_news(
+            events, store, game_id, (start, last), read, wait, receive=client.receive
+        )
     if isinstance(answer, MoveNotFoundError):
         # A copy: the requests that shared the read must not share one traceback.
         raise MoveNotFoundError(*answer.args)

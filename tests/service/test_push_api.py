@@ -8,6 +8,7 @@ no test reads the clock.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -41,8 +42,10 @@ def hub_calls(client: AppClient, monkeypatch: pytest.MonkeyPatch) -> Iterator[Hu
     calls = HubCalls()
     changed, wake = hub.changed, hub.wake
 
-    async def recorded_changed(watched: Watched, seen: int, timeout: float) -> bool:
-        news = await changed(watched, seen, timeout)
+    async def recorded_changed(
+        watched: Watched, seen: int, timeout: float, gone: asyncio.Future[None] | None = None
+    ) -> bool:
+        news = await changed(watched, seen, timeout, gone)
         calls.waits.append((timeout, news))
         return news
 

@@ -9,13 +9,13 @@ guess of how long something takes.
 from __future__ import annotations
 
 import random
-import socket
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from raw_http import connect, read_all, read_response
 
 from connect_four.engine import Game, Rules
 from server_support import http_client
@@ -36,43 +36,6 @@ FAST_TIMEOUTS = ("--body-timeout", "1", "--header-timeout", "1")
 # Within the limits (6 x 7), and among the costliest: every rule holds but
 # no order of turns builds it, which the search cannot settle in its budget.
 COSTLY_BOARD = "BBBBBBBAAABABAAAABABBBABBAAAABBABBAAABAAAB"
-
-
-def read_all(sock: socket.socket) -> bytes:
-    """Everything the server sends until it closes the connection (60 s at most)."""
-    sock.settimeout(60)
-    received = b""
-    while True:
-        chunk = sock.recv(65536)
-        if not chunk:
-            return received
-        received += chunk
-
-
-def read_response(sock: socket.socket) -> bytes:
-    """One response: its head, and a body of its Content-Length (60 s at most per read)."""
-    sock.settimeout(60)
-    received = b""
-    while b"\r\n\r\n" not in received:
-        chunk = sock.recv(65536)
-        assert chunk, received
-        received += chunk
-    head, _, body = received.partition(b"\r\n\r\n")
-    length = next(
-        int(line.split(b":")[1])
-        for line in head.split(b"\r\n")
-        if line.lower().startswith(b"content-length:")
-    )
-    while len(body) < length:
-        chunk = sock.recv(65536)
-        assert chunk, received
-        body += chunk
-    return head + b"\r\n\r\n" + body
-
-
-def connect(url: str) -> socket.socket:
-    host, port = url.removeprefix("http://").split(":")
-    return socket.create_connection((host, int(port)), timeout=60)
 
 
 def test_a_body_shorter_than_declared_is_answered_408(start_server: StartServer) -> None:
