@@ -28,14 +28,17 @@ starting together migrate once.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, ParamSpec, TypeVar, cast
 
 import psycopg
-from psycopg_pool import ConnectionPool
+from psycopg_pool import AsyncConnectionPool, ConnectionPool
+
+from connect_four.engine import Outcome
 
 from .cache import CACHE_WEIGHT
 from .database import BUSY_TIMEOUT, Connection, Cursor, pending_migrations
@@ -46,9 +49,13 @@ from .errors import (
     StorageFullError,
     StorageReadOnlyError,
 )
-from .repository import GameStore
+from .records import CreatedGame, GameRecord
+from .repository import Apply, GameStore, WouldWaitError, quit_move
 
 __all__ = ["POOL_SIZE", "PostgresGameStore"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 POOL_SIZE = 16
 """Connections each service process may hold open to the server at most."""
@@ -162,6 +169,11 @@ class PostgresGameStore(GameStore):
         self.url = url
         self.where = _safe_url(url)
         self.read_only = read_only
+        self.pool_size = pool_size
+        self.connect_timeout = connect_timeout
+        self._loop_pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
+        self._pool_loop: asyncio.AbstractEventLoop | None = None
+        self._pool_opened: asyncio.Future[None] | None = None
         try:
             # One connection of its own first: it sets the schema up, and if
             # the server cannot be reached, its error says why.
@@ -282,6 +294,209 @@ class PostgresGameStore(GameStore):
         return connection
 
     def close(self) -> None:
-        """Close the pool's connections."""
+        """Close the pools' connections."""
         self._pool.close()
+        pool, loop = self._loop_pool, self._pool_loop
+        self._loop_pool = None
+        if pool is not None and loop is not None and not loop.is_closed():
+            # A store closed from outside its loop (a test): close it there.
+            try:
+                running = asyncio.get_running_loop()
+            except RuntimeError:
+                running = None
+            if running is not loop:
+                asyncio.run_coroutine_threadsafe(pool.close(), loop).result(timeout=30)
         super().close()
+
+    # --- Calls on the event loop: one statement each ---------------------------
+    #
+    # A worker thread per call cost more CPU than the call (the hop, and
+    # threads queueing for the interpreter lock: see service/README.md),
+    # and each statement of a transaction is a round trip. So the commonest
+    # calls run on the event loop, on a pool of asynchronous connections in
+    # autocommit, each one statement, which is its own transaction: the
+    # game's record and replay come from the cache (a record never changes),
+    # and the database is asked only what the cache cannot know.
+
+    # Lock the game's row as the full call does (so neither can slip a move
+    # between the other's count and insert), then store move n only if the
+    # game has n moves: otherwise (another process moved first, or the key
+    # was used) nothing is stored and the full call decides.
+    _APPEND = """WITH game AS (
+    SELECT game_id FROM games WHERE game_id = %(game_id)s FOR UPDATE
+), stored AS (
+    INSERT INTO moves (game_id, move_number, player, column_number, idempotency_key)
+    SELECT game_id, %(number)s::integer, %(player)s::integer, %(column)s::integer, %(key)s::text
+    FROM game
+    WHERE (SELECT coalesce(max(move_number), -1) FROM moves WHERE game_id = %(game_id)s)
+        = %(number)s::integer - 1
+    ON CONFLICT DO NOTHING
+    RETURNING game_id
+), finished AS (
+    UPDATE games SET done = 1 WHERE game_id = (SELECT game_id FROM stored) AND %(over)s
+)
+SELECT count(*) FROM stored"""
+    _INSERT_GAME = (
+        "INSERT INTO games (game_id, players, board_rows, board_columns, tokens)"
+        " VALUES (%s, %s, %s, %s, %s)"
+    )
+    _COUNT_MOVES = "SELECT max(move_number) FROM moves WHERE game_id = %s"
+    _MOVES_BETWEEN = (
+        "SELECT player, column_number FROM moves WHERE game_id = %s"
+        " AND move_number >= %s AND move_number < %s ORDER BY move_number"
+    )
+
+    async def call_on_loop(self, call: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """``call`` on the loop if it is a move, a quit, a new game or a game's state."""
+        on_loop = _ON_LOOP.get(getattr(call, "__func__", None))
+        if on_loop is None or getattr(call, "__self__", None) is not self:
+            raise WouldWaitError("this call runs in a worker thread")
+        return cast(T, await on_loop(self, *args, **kwargs))
+
+    async def close_on_loop(self) -> None:
+        """Close the pool of the loop's connections, on the loop."""
+        pool, self._loop_pool = self._loop_pool, None
+        if pool is not None:
+            await pool.close()
+
+    async def _connections(self) -> AsyncConnectionPool[psycopg.AsyncConnection[Any]]:
+        """The pool of the event loop's connections, opened on its first use."""
+        pool = self._loop_pool
+        loop = asyncio.get_running_loop()
+        if pool is None:
+            if self._pool_loop is not None:
+                raise WouldWaitError("the store is closing")
+            pool = AsyncConnectionPool(
+                self.url,
+                min_size=1,
+                max_size=self.pool_size,
+                timeout=self.connect_timeout,
+                kwargs=self._connect_options(self.connect_timeout),
+                configure=self._configure_on_loop,
+                open=False,
+                name="connect-four-loop",
+            )
+            self._loop_pool, self._pool_loop = pool, loop
+            self._pool_opened = asyncio.ensure_future(pool.open(wait=False))
+        elif loop is not self._pool_loop:
+            raise WouldWaitError("the store's connections belong to another event loop")
+        assert self._pool_opened is not None  # Set with the pool.
+        await self._pool_opened
+        return pool
+
+    async def _configure_on_loop(self, connection: psycopg.AsyncConnection[Any]) -> None:
+        """The settings of :meth:`_configure`, on a connection of the loop."""
+        await connection.execute("SET synchronous_commit = on")
+        await connection.execute(f"SET lock_timeout = {int(BUSY_TIMEOUT * 1000)}")
+        if self.read_only:
+            await connection.execute("SET default_transaction_read_only = on")
+
+    async def _query(self, statement: str, parameters: Any) -> list[Any]:
+        """The rows of one statement, committed on its own, on a connection of the loop.
+
+        Raises:
+            WouldWaitError: the connection was found broken (the full call,
+                in a thread, retries on a good one or answers the fault).
+            StorageError: the server failed; the statement changed nothing.
+        """
+        pool = await self._connections()
+        try:
+            async with pool.connection() as connection:
+                try:
+                    cursor = await connection.execute(statement, parameters, prepare=True)
+                    return [] if cursor.description is None else await cursor.fetchall()
+                except psycopg.OperationalError as error:
+                    if connection.broken:
+                        raise WouldWaitError("the connection broke") from error
+                    raise
+        except psycopg.IntegrityError:
+            raise  # A broken rule of the schema is a bug, not a storage fault.
+        except psycopg.Error as error:
+            raise _storage_error(error, self.where) from error
+
+    async def _create_game_on_loop(
+        self, *, players: list[str], rows: int, columns: int, tokens: bool = False
+    ) -> CreatedGame:
+        """:meth:`create_game` in one statement."""
+        created, record = self._new_game(players, rows, columns, tokens)
+        await self._query(self._INSERT_GAME, self._game_row(record))
+        self._remember_new(record)
+        return created
+
+    async def _read_state_on_loop(self, game_id: str) -> tuple[GameRecord, Outcome | None]:
+        """:meth:`read_state` of a cached game: its count of moves, and any it has not seen."""
+        with self._ready(game_id) as (entry, record, game):
+            ((last,),) = await self._query(self._COUNT_MOVES, (game_id,))
+            count = 0 if last is None else last + 1
+            if count < len(game):
+                raise WouldWaitError("the cached game is ahead: replay it")
+            if count > len(game):
+                # Stored moves never change: these are the ones counted.
+                self._catch_up(
+                    game, await self._query(self._MOVES_BETWEEN, (game_id, len(game), count))
+                )
+                self._cache.weigh(game_id, entry)
+            return record, game.outcome()
+
+    async def _play_on_loop(
+        self,
+        *,
+        game_id: str,
+        player_id: str,
+        column: int,
+        token: str | None = None,
+        key: str | None = None,
+    ) -> int:
+        """:meth:`play` in one statement, if the cached game is the stored one."""
+        return await self._append_on_loop(
+            game_id, player_id, token, key, lambda game, player: game.play(column, player)
+        )
+
+    async def _quit_on_loop(
+        self, *, game_id: str, player_id: str, token: str | None = None, key: str | None = None
+    ) -> int:
+        """:meth:`quit` in one statement, if the cached game is the stored one."""
+        return await self._append_on_loop(game_id, player_id, token, key, quit_move)
+
+    async def _append_on_loop(
+        self, game_id: str, player_id: str, token: str | None, key: str | None, apply: Apply
+    ) -> int:
+        """Play the move on the cached game, then store it if the database has no other.
+
+        Raises:
+            WouldWaitError: the game is not cached or in use, the cached game
+                refuses the move, or the database holds more moves (or the
+                key): nothing was stored, and the cached game is as before.
+        """
+        with self._ready(game_id) as (entry, record, game):
+            number = len(game)
+            move = self._move_ahead(record, game, player_id, token, apply)
+            try:
+                parameters = {
+                    "game_id": game_id,
+                    "number": number,
+                    "player": move.player,
+                    "column": move.column,
+                    "key": key,
+                    "over": game.is_over(),
+                }
+                ((stored,),) = await self._query(self._APPEND, parameters)
+            except BaseException:
+                # Perhaps stored after all (a broken line): the cached game
+                # may fall behind, which the next call catches up, never ahead.
+                game.pop()
+                raise
+            if not stored:
+                game.pop()
+                raise WouldWaitError("the database holds another move, or the key")
+            self._cache.weigh(game_id, entry)
+            return number
+
+
+_ON_LOOP: dict[object, Callable[..., Awaitable[Any]]] = {
+    GameStore.play: PostgresGameStore._play_on_loop,
+    GameStore.quit: PostgresGameStore._quit_on_loop,
+    GameStore.create_game: PostgresGameStore._create_game_on_loop,
+    GameStore.read_state: PostgresGameStore._read_state_on_loop,
+}
+"""The calls :meth:`PostgresGameStore.call_on_loop` makes on the loop, by the function called."""
