@@ -31,6 +31,10 @@ except ModuleNotFoundError as missing:
     sys.exit(1)
 
 
+TRUSTED_PROXIES_ENVIRONMENT = "CONNECT_FOUR_TRUSTED_PROXIES"
+"""The environment variable that lists the trusted proxies when ``--trusted-proxy`` does not."""
+
+
 def main(argv: list[str] | None = None) -> None:
     """Parse the options and serve until interrupted.
 
@@ -92,6 +96,15 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--no-access-log", action="store_true", help="do not log each request")
     parser.add_argument(
+        "--trusted-proxy",
+        default=os.environ.get(TRUSTED_PROXIES_ENVIRONMENT) or None,
+        metavar="ADDR[,ADDR...]",
+        help="addresses (or networks, 10.0.0.0/8) of the reverse proxies in front: a request "
+        "from one of them is the client's its X-Forwarded-For header names (the access log, "
+        "the limits); from any other address the header is ignored, as it is without this "
+        f"option (${TRUSTED_PROXIES_ENVIRONMENT})",
+    )
+    parser.add_argument(
         "--max-connections",
         type=int,
         default=MAX_CONNECTIONS,
@@ -134,6 +147,7 @@ def main(argv: list[str] | None = None) -> None:
             not args.no_access_log,
             protocol,
             raise_open_files(args.max_connections),
+            trusted_proxies(args.trusted_proxy),
         )
     finally:
         pool.close()
@@ -147,8 +161,13 @@ def _serve(
     access_log: bool,
     protocol: type[GuardedHttpToolsProtocol],
     max_connections: int = MAX_CONNECTIONS,
+    proxies: list[str] | None = None,
 ) -> None:
-    """uvicorn with the service's limits on connections, headers and idle time."""
+    """uvicorn with the service's limits on connections, headers and idle time.
+
+    ``proxies``: the addresses whose X-Forwarded-For header is believed;
+    None or empty: nobody's (uvicorn alone would believe 127.0.0.1's).
+    """
     config = uvicorn.Config(
         app,  # type: ignore[arg-type]
         host=host,
@@ -157,6 +176,8 @@ def _serve(
         http=protocol,
         timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
         limit_concurrency=max_connections,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
     )
     # Waiting requests answer at once when the server stops, instead of
     # holding the shutdown for up to their whole wait.
@@ -167,6 +188,17 @@ def _serve(
         pass  # As uvicorn.run: a second Ctrl-C while stopping ends quietly.
     if not server.started:
         sys.exit(3)  # uvicorn.run's status when the server could not start
+
+
+def trusted_proxies(option: str | None) -> list[str] | None:
+    """The addresses ``--trusted-proxy`` lists (comma-separated), or None if it is not given.
+
+    >>> trusted_proxies("10.0.0.5, 10.0.1.0/24")
+    ['10.0.0.5', '10.0.1.0/24']
+    """
+    if option is None:
+        return None
+    return [address.strip() for address in option.split(",") if address.strip()] or None
 
 
 def inherited_listener(fd: int) -> socket.socket:
