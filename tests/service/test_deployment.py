@@ -36,11 +36,11 @@ def blocks(text: str, language: str) -> list[str]:
 
 
 def free_ports(count: int) -> list[int]:
-    """``count`` ports free on 127.0.0.1 just now."""
+    """``count`` ports free on every interface just now."""
     probes = [socket.socket() for _ in range(count)]
     try:
         for probe in probes:
-            probe.bind(("127.0.0.1", 0))
+            probe.bind(("", 0))  # every interface: the guide's nginx listens on all
         return [probe.getsockname()[1] for probe in probes]
     finally:
         for probe in probes:
