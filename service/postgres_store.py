@@ -33,10 +33,10 @@ import functools
 import re
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, ParamSpec, TypeVar, cast
+from typing import Any, ClassVar, ParamSpec, TypeVar, cast
 
 import psycopg
-from psycopg_pool import AsyncConnectionPool, ConnectionPool
+from psycopg_pool import ConnectionPool
 
 from connect_four.engine import Outcome
 
@@ -49,6 +49,7 @@ from .errors import (
     StorageFullError,
     StorageReadOnlyError,
 )
+from .loop_connections import ConnectionBroken, LoopConnections, Row
 from .records import CreatedGame, GameRecord
 from .repository import Apply, GameStore, WouldWaitError, quit_move
 
@@ -97,6 +98,21 @@ def _version_1(connection: Connection) -> None:
 
 _MIGRATIONS = (_version_1,)
 """Schema steps in order; a database at version n has had the first n applied."""
+
+
+def _text(value: str | int | bool | None) -> bytes | None:
+    """A statement's parameter as the server reads it in text (None: NULL)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return b"t" if value else b"f"
+    return str(value).encode()
+
+
+def _move(player: bytes | None, column: bytes | None) -> tuple[int, int | None]:
+    """A stored move's row, read as text: its player, and its column (None: a quit)."""
+    assert player is not None  # NOT NULL in the schema
+    return int(player), None if column is None else int(column)
 
 
 def _safe_url(url: str) -> str:
@@ -171,9 +187,8 @@ class PostgresGameStore(GameStore):
         self.read_only = read_only
         self.pool_size = pool_size
         self.connect_timeout = connect_timeout
-        self._loop_pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
+        self._loop_pool: LoopConnections | None = None
         self._pool_loop: asyncio.AbstractEventLoop | None = None
-        self._pool_opened: asyncio.Future[None] | None = None
         try:
             # One connection of its own first: it sets the schema up, and if
             # the server cannot be reached, its error says why.
@@ -322,29 +337,31 @@ class PostgresGameStore(GameStore):
     # between the other's count and insert), then store move n only if the
     # game has n moves: otherwise (another process moved first, or the key
     # was used) nothing is stored and the full call decides.
-    _APPEND = """WITH game AS (
-    SELECT game_id FROM games WHERE game_id = %(game_id)s FOR UPDATE
+    # Parameters: game id, move number, player, column, key, game over.
+    _APPEND = b"c4_append"
+    _INSERT_GAME = b"c4_insert_game"
+    _COUNT_MOVES = b"c4_count_moves"
+    _MOVES_BETWEEN = b"c4_moves_between"
+    _STATEMENTS: ClassVar[dict[bytes, str]] = {
+        _APPEND: """WITH game AS (
+    SELECT game_id FROM games WHERE game_id = $1 FOR UPDATE
 ), stored AS (
     INSERT INTO moves (game_id, move_number, player, column_number, idempotency_key)
-    SELECT game_id, %(number)s::integer, %(player)s::integer, %(column)s::integer, %(key)s::text
-    FROM game
-    WHERE (SELECT coalesce(max(move_number), -1) FROM moves WHERE game_id = %(game_id)s)
-        = %(number)s::integer - 1
+    SELECT game_id, $2::integer, $3::integer, $4::integer, $5::text FROM game
+    WHERE (SELECT coalesce(max(move_number), -1) FROM moves WHERE game_id = $1) = $2::integer - 1
     ON CONFLICT DO NOTHING
     RETURNING game_id
 ), finished AS (
-    UPDATE games SET done = 1 WHERE game_id = (SELECT game_id FROM stored) AND %(over)s
+    UPDATE games SET done = 1 WHERE game_id = (SELECT game_id FROM stored) AND $6::boolean
 )
-SELECT count(*) FROM stored"""
-    _INSERT_GAME = (
-        "INSERT INTO games (game_id, players, board_rows, board_columns, tokens)"
-        " VALUES (%s, %s, %s, %s, %s)"
-    )
-    _COUNT_MOVES = "SELECT max(move_number) FROM moves WHERE game_id = %s"
-    _MOVES_BETWEEN = (
-        "SELECT player, column_number FROM moves WHERE game_id = %s"
-        " AND move_number >= %s AND move_number < %s ORDER BY move_number"
-    )
+SELECT count(*) FROM stored""",
+        _INSERT_GAME: "INSERT INTO games (game_id, players, board_rows, board_columns, tokens)"
+        " VALUES ($1, $2, $3, $4, $5)",
+        _COUNT_MOVES: "SELECT max(move_number) FROM moves WHERE game_id = $1",
+        _MOVES_BETWEEN: "SELECT player, column_number FROM moves WHERE game_id = $1"
+        " AND move_number >= $2 AND move_number < $3 ORDER BY move_number",
+    }
+    """The statements of the calls on the loop, prepared on each of its connections."""
 
     async def call_on_loop(self, call: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
         """``call`` on the loop if it is a move, a quit, a new game or a game's state."""
@@ -354,61 +371,51 @@ SELECT count(*) FROM stored"""
         return cast(T, await on_loop(self, *args, **kwargs))
 
     async def close_on_loop(self) -> None:
-        """Close the pool of the loop's connections, on the loop."""
+        """Close the loop's connections, on the loop."""
         pool, self._loop_pool = self._loop_pool, None
         if pool is not None:
             await pool.close()
 
-    async def _connections(self) -> AsyncConnectionPool[psycopg.AsyncConnection[Any]]:
-        """The pool of the event loop's connections, opened on its first use."""
+    def _connections(self) -> LoopConnections:
+        """The loop's connections, made on their first use."""
         pool = self._loop_pool
         loop = asyncio.get_running_loop()
         if pool is None:
             if self._pool_loop is not None:
                 raise WouldWaitError("the store is closing")
-            pool = AsyncConnectionPool(
-                self.url,
-                min_size=1,
-                max_size=self.pool_size,
+            pool = LoopConnections(
+                self._connect_for_loop,
+                self._STATEMENTS,
+                size=self.pool_size,
                 timeout=self.connect_timeout,
-                kwargs=self._connect_options(self.connect_timeout),
-                configure=self._configure_on_loop,
-                open=False,
-                name="connect-four-loop",
             )
             self._loop_pool, self._pool_loop = pool, loop
-            self._pool_opened = asyncio.ensure_future(pool.open(wait=False))
         elif loop is not self._pool_loop:
             raise WouldWaitError("the store's connections belong to another event loop")
-        assert self._pool_opened is not None  # Set with the pool.
-        await self._pool_opened
         return pool
 
-    async def _configure_on_loop(self, connection: psycopg.AsyncConnection[Any]) -> None:
-        """The settings of :meth:`_configure`, on a connection of the loop."""
-        await connection.execute("SET synchronous_commit = on")
-        await connection.execute(f"SET lock_timeout = {int(BUSY_TIMEOUT * 1000)}")
-        if self.read_only:
-            await connection.execute("SET default_transaction_read_only = on")
+    def _connect_for_loop(self) -> psycopg.Connection[Any]:
+        """A new connection for the loop, set up as the pool's (in a worker thread)."""
+        connection = psycopg.connect(self.url, **self._connect_options(self.connect_timeout))
+        try:
+            self._configure(connection)
+        except BaseException:
+            connection.close()
+            raise
+        return connection
 
-    async def _query(self, statement: str, parameters: Any) -> list[Any]:
-        """The rows of one statement, committed on its own, on a connection of the loop.
+    async def _query(self, statement: bytes, *values: str | int | bool | None) -> list[Row]:
+        """The rows of one prepared statement, committed on its own, on a connection of the loop.
 
         Raises:
-            WouldWaitError: the connection was found broken (the full call,
-                in a thread, retries on a good one or answers the fault).
+            WouldWaitError: the connection broke (the full call, in a
+                thread, retries on a good one or answers the fault).
             StorageError: the server failed; the statement changed nothing.
         """
-        pool = await self._connections()
         try:
-            async with pool.connection() as connection:
-                try:
-                    cursor = await connection.execute(statement, parameters, prepare=True)
-                    return [] if cursor.description is None else await cursor.fetchall()
-                except psycopg.OperationalError as error:
-                    if connection.broken:
-                        raise WouldWaitError("the connection broke") from error
-                    raise
+            return await self._connections().query(statement, [_text(value) for value in values])
+        except ConnectionBroken as error:
+            raise WouldWaitError("the connection broke") from error
         except psycopg.IntegrityError:
             raise  # A broken rule of the schema is a bug, not a storage fault.
         except psycopg.Error as error:
@@ -419,22 +426,21 @@ SELECT count(*) FROM stored"""
     ) -> CreatedGame:
         """:meth:`create_game` in one statement."""
         created, record = self._new_game(players, rows, columns, tokens)
-        await self._query(self._INSERT_GAME, self._game_row(record))
+        await self._query(self._INSERT_GAME, *self._game_row(record))
         self._remember_new(record)
         return created
 
     async def _read_state_on_loop(self, game_id: str) -> tuple[GameRecord, Outcome | None]:
         """:meth:`read_state` of a cached game: its count of moves, and any it has not seen."""
         with self._ready(game_id) as (entry, record, game):
-            ((last,),) = await self._query(self._COUNT_MOVES, (game_id,))
-            count = 0 if last is None else last + 1
+            ((last,),) = await self._query(self._COUNT_MOVES, game_id)
+            count = 0 if last is None else int(last) + 1
             if count < len(game):
                 raise WouldWaitError("the cached game is ahead: replay it")
             if count > len(game):
                 # Stored moves never change: these are the ones counted.
-                self._catch_up(
-                    game, await self._query(self._MOVES_BETWEEN, (game_id, len(game), count))
-                )
+                rows = await self._query(self._MOVES_BETWEEN, game_id, len(game), count)
+                self._catch_up(game, [_move(player, column) for player, column in rows])
                 self._cache.weigh(game_id, entry)
             return record, game.outcome()
 
@@ -472,21 +478,15 @@ SELECT count(*) FROM stored"""
             number = len(game)
             move = self._move_ahead(record, game, player_id, token, apply)
             try:
-                parameters = {
-                    "game_id": game_id,
-                    "number": number,
-                    "player": move.player,
-                    "column": move.column,
-                    "key": key,
-                    "over": game.is_over(),
-                }
-                ((stored,),) = await self._query(self._APPEND, parameters)
+                ((stored,),) = await self._query(
+                    self._APPEND, game_id, number, move.player, move.column, key, game.is_over()
+                )
             except BaseException:
                 # Perhaps stored after all (a broken line): the cached game
                 # may fall behind, which the next call catches up, never ahead.
                 game.pop()
                 raise
-            if not stored:
+            if stored != b"1":
                 game.pop()
                 raise WouldWaitError("the database holds another move, or the key")
             self._cache.weigh(game_id, entry)
