@@ -245,3 +245,7 @@ class LoopConnections:
         for line in idle:
             line.close()
             self._count -= 1
+        while self._waiting:
+            waiter = self._waiting.popleft()
+            if not waiter.done():
+                waiter.set_exception(psycopg.OperationalError("the connections are closed"))

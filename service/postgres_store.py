@@ -313,7 +313,7 @@ class PostgresGameStore(GameStore):
         self._pool.close()
         pool, loop = self._loop_pool, self._pool_loop
         self._loop_pool = None
-        if pool is not None and loop is not None and not loop.is_closed():
+        if pool is not None and loop is not None and loop.is_running():
             # A store closed from outside its loop (a test): close it there.
             try:
                 running = asyncio.get_running_loop()
