@@ -38,7 +38,7 @@ from typing import Any, ClassVar, ParamSpec, TypeVar, cast
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from connect_four.engine import Outcome
+from connect_four.engine import Game, Outcome
 
 from .cache import CACHE_WEIGHT
 from .database import BUSY_TIMEOUT, Connection, Cursor, pending_migrations
@@ -50,7 +50,7 @@ from .errors import (
     StorageReadOnlyError,
 )
 from .loop_connections import ConnectionBroken, LoopConnections, Row
-from .records import CreatedGame, GameRecord
+from .records import CreatedGame, GameRecord, check_game_id
 from .repository import Apply, GameStore, WouldWaitError, quit_move
 
 __all__ = ["POOL_SIZE", "PostgresGameStore"]
@@ -335,13 +335,18 @@ class PostgresGameStore(GameStore):
 
     # Lock the game's row as the full call does (so neither can slip a move
     # between the other's count and insert), then store move n only if the
-    # game has n moves: otherwise (another process moved first, or the key
-    # was used) nothing is stored and the full call decides.
+    # game has n moves. Stored, the answer is one row (-1, NULL, NULL);
+    # otherwise (another process moved first, or the key was used) nothing
+    # is stored and the answer is the moves from n on, as the statement's
+    # snapshot has them (behind a load balancer that spreads one game's
+    # requests over the processes, that is the common case).
     # Parameters: game id, move number, player, column, key, game over.
     _APPEND = b"c4_append"
     _INSERT_GAME = b"c4_insert_game"
     _COUNT_MOVES = b"c4_count_moves"
     _MOVES_BETWEEN = b"c4_moves_between"
+    _MOVES_FROM = b"c4_moves_from"
+    _LOAD = b"c4_load"
     _STATEMENTS: ClassVar[dict[bytes, str]] = {
         _APPEND: """WITH game AS (
     SELECT game_id FROM games WHERE game_id = $1 FOR UPDATE
@@ -354,12 +359,20 @@ class PostgresGameStore(GameStore):
 ), finished AS (
     UPDATE games SET done = 1 WHERE game_id = (SELECT game_id FROM stored) AND $6::boolean
 )
-SELECT count(*) FROM stored""",
+SELECT -1, NULL::integer, NULL::integer FROM stored
+UNION ALL
+SELECT move_number, player, column_number FROM moves
+WHERE game_id = $1 AND move_number >= $2::integer AND NOT EXISTS (SELECT FROM stored)""",
         _INSERT_GAME: "INSERT INTO games (game_id, players, board_rows, board_columns, tokens)"
         " VALUES ($1, $2, $3, $4, $5)",
         _COUNT_MOVES: "SELECT max(move_number) FROM moves WHERE game_id = $1",
         _MOVES_BETWEEN: "SELECT player, column_number FROM moves WHERE game_id = $1"
         " AND move_number >= $2 AND move_number < $3 ORDER BY move_number",
+        _MOVES_FROM: "SELECT move_number, player, column_number FROM moves WHERE game_id = $1"
+        " AND move_number >= $2",
+        _LOAD: "SELECT g.players, g.board_rows, g.board_columns, g.tokens,"
+        " m.move_number, m.player, m.column_number"
+        " FROM games AS g LEFT JOIN moves AS m ON m.game_id = g.game_id WHERE g.game_id = $1",
     }
     """The statements of the calls on the loop, prepared on each of its connections."""
 
@@ -430,8 +443,33 @@ SELECT count(*) FROM stored""",
         self._remember_new(record)
         return created
 
+    async def _load_on_loop(self, game_id: str) -> None:
+        """Cache ``game_id`` if this process has not: its row and moves, in one statement.
+
+        Raises:
+            WouldWaitError: no such game (the full call answers), or its
+                moves not all visible yet.
+            GameNotFoundError: the text is no game id.
+        """
+        entry = self._cache.peek(game_id)
+        if entry is not None and entry.record is not None and entry.game is not None:
+            return
+        check_game_id(game_id)
+        rows = await self._query(self._LOAD, game_id)
+        if not rows:
+            raise WouldWaitError("no such game: the full call answers")
+        players, board_rows, board_columns, tokens = rows[0][:4]
+        assert players is not None and board_rows is not None and board_columns is not None
+        record = self._record_of(game_id, players, int(board_rows), int(board_columns), tokens)
+        game = record.new_game()
+        moved = [row[4:] for row in rows if row[4] is not None]
+        if moved and not self._caught_up_on_loop(game, 0, moved):
+            raise WouldWaitError("moves not all visible yet")
+        self._remember(record, game)
+
     async def _read_state_on_loop(self, game_id: str) -> tuple[GameRecord, Outcome | None]:
         """:meth:`read_state` of a cached game: its count of moves, and any it has not seen."""
+        await self._load_on_loop(game_id)
         with self._ready(game_id) as (entry, record, game):
             ((last,),) = await self._query(self._COUNT_MOVES, game_id)
             count = 0 if last is None else int(last) + 1
@@ -474,23 +512,53 @@ SELECT count(*) FROM stored""",
                 refuses the move, or the database holds more moves (or the
                 key): nothing was stored, and the cached game is as before.
         """
+        await self._load_on_loop(game_id)
         with self._ready(game_id) as (entry, record, game):
-            number = len(game)
-            move = self._move_ahead(record, game, player_id, token, apply)
-            try:
-                ((stored,),) = await self._query(
-                    self._APPEND, game_id, number, move.player, move.column, key, game.is_over()
-                )
-            except BaseException:
-                # Perhaps stored after all (a broken line): the cached game
-                # may fall behind, which the next call catches up, never ahead.
+            # Twice at most: once on the cached game, once more on it caught
+            # up with the moves stored since (behind a load balancer that
+            # spreads a game's requests over the processes, the common case).
+            for attempt in range(2):
+                number = len(game)
+                try:
+                    move = self._move_ahead(record, game, player_id, token, apply)
+                except WouldWaitError:
+                    if attempt or not self._caught_up_on_loop(
+                        game, number, await self._query(self._MOVES_FROM, game_id, number)
+                    ):
+                        raise  # Refused on the stored moves: the full call says why.
+                    self._cache.weigh(game_id, entry)
+                    continue
+                try:
+                    rows = await self._query(
+                        self._APPEND, game_id, number, move.player, move.column, key, game.is_over()
+                    )
+                except BaseException:
+                    # Perhaps stored after all (a broken line): the cached game
+                    # may fall behind, which the next call catches up, never ahead.
+                    game.pop()
+                    raise
+                if rows == [(b"-1", None, None)]:
+                    self._cache.weigh(game_id, entry)
+                    return number
                 game.pop()
-                raise
-            if stored != b"1":
-                game.pop()
-                raise WouldWaitError("the database holds another move, or the key")
-            self._cache.weigh(game_id, entry)
-            return number
+                if not self._caught_up_on_loop(game, number, rows):
+                    # No move came first (the key was used), or not all are
+                    # visible yet: the full call judges.
+                    raise WouldWaitError("the database holds the key, or moves not seen")
+                self._cache.weigh(game_id, entry)
+            raise WouldWaitError("other processes moved first twice")
+
+    def _caught_up_on_loop(self, game: Game, number: int, rows: list[Row]) -> bool:
+        """Play the stored moves ``rows`` (number, player, column) from ``number`` on the game.
+
+        False, and the game unchanged, if there are none or they do not
+        follow on from ``number`` (moves committed but not yet visible).
+        """
+        moves = sorted((int(row[0] or b"0"), row[1], row[2]) for row in rows)
+        if not moves or [row[0] for row in moves] != list(range(number, number + len(moves))):
+            return False
+        self._catch_up(game, [_move(player, column) for _, player, column in moves])
+        return True
 
 
 _ON_LOOP: dict[object, Callable[..., Awaitable[Any]]] = {

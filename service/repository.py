@@ -211,11 +211,26 @@ class GameStore:
 
     def _remember_new(self, record: GameRecord) -> None:
         """Cache a game just stored, with no moves: its first move need not read its row."""
+        self._remember(record, record.new_game())
+
+    def _remember(self, record: GameRecord, game: Game) -> None:
+        """Cache ``record`` and ``game`` replayed, unless the entry is in use or holds a game."""
         entry = self._cache.entry(record.game_id)
-        with entry.lock:
-            if entry.record is None:
-                entry.record, entry.game = record, record.new_game()
-                self._cache.weigh(record.game_id, entry)
+        if entry.lock.acquire(blocking=False):  # Never waits: may run on the loop.
+            try:
+                if entry.record is None or entry.game is None:
+                    entry.record, entry.game = record, game
+                    self._cache.weigh(record.game_id, entry)
+            finally:
+                entry.lock.release()
+
+    @staticmethod
+    def _record_of(
+        game_id: str, players: str | bytes, rows: int, columns: int, tokens: str | bytes | None
+    ) -> GameRecord:
+        """A game's record from its row: players and token digests are JSON lists."""
+        digests = None if tokens is None else tuple(json.loads(tokens))
+        return GameRecord(game_id, tuple(json.loads(players)), rows, columns, digests)
 
     def in_progress_game_ids(self) -> list[str]:
         """The ids of all the games not yet won or drawn, oldest first (the seed API's list)."""
@@ -450,8 +465,7 @@ class GameStore:
         (last,) = connection.execute(
             "SELECT max(move_number) FROM moves WHERE game_id = ?", (game_id,)
         ).fetchone()
-        digests = None if row[3] is None else tuple(json.loads(row[3]))
-        record = GameRecord(game_id, tuple(json.loads(row[0])), row[1], row[2], digests)
+        record = self._record_of(game_id, row[0], row[1], row[2], row[3])
         return record, 0 if last is None else last + 1
 
     def _caught_up(

@@ -130,6 +130,32 @@ def test_a_move_made_elsewhere_first_is_seen_before_the_next_is_judged(
     assert [(move.player, move.column) for move in history] == [(0, 3), (1, 1), (0, 2), (1, 1)]
 
 
+def test_a_game_whose_requests_alternate_between_two_processes_needs_no_worker_thread(
+    stores: tuple[PostgresGameStore, PostgresGameStore], threads: list[str]
+) -> None:
+    """As behind a round-robin proxy: each move finds its process's cached game one behind."""
+    first, second = stores
+
+    async def alternate() -> tuple[str, list[int]]:
+        created = await call_store(first, first.create_game, players=["a", "b"], rows=4, columns=4)
+        game_id, numbers = created.game_id, []
+        for number, (player, column) in enumerate([("a", 0), ("b", 1), ("a", 0), ("b", 1)]):
+            store = (first, second)[number % 2]
+            numbers.append(
+                await call_store(
+                    store, store.play, game_id=game_id, player_id=player, column=column
+                )
+            )
+        await call_store(second, second.read_state, game_id)
+        return game_id, numbers
+
+    game_id, numbers = on_loop(first, second)(alternate())
+    assert numbers == [0, 1, 2, 3]
+    assert threads == []
+    history = first.read_game(game_id).game.history
+    assert [(move.player, move.column) for move in history] == [(0, 0), (1, 1), (0, 0), (1, 1)]
+
+
 def test_a_retried_idempotency_key_is_answered_by_the_full_call(
     stores: tuple[PostgresGameStore, PostgresGameStore],
 ) -> None:
