@@ -100,8 +100,8 @@ def main(argv: list[str] | None = None) -> None:
         default=os.environ.get(TRUSTED_PROXIES_ENVIRONMENT) or None,
         metavar="ADDR[,ADDR...]",
         help="addresses (or networks, 10.0.0.0/8) of the reverse proxies in front: a request "
-        "from one of them is the client's its X-Forwarded-For header names (the access log, "
-        "the limits); from any other address the header is ignored, as it is without this "
+        "from one of them is the client's its X-Forwarded-For header names (as the access log "
+        "shows it); from any other address the header is ignored, as it is without this "
         f"option (${TRUSTED_PROXIES_ENVIRONMENT})",
     )
     parser.add_argument(

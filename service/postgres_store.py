@@ -21,6 +21,13 @@ past their time, and the server unreachable (the base class itself).
 A connection found broken when its transaction begins is dropped and
 another tried, so the service recovers by itself when the server is back.
 
+The commonest calls (a move, a quit, a new game, a game's state) are also
+made on the event loop, one prepared statement each in autocommit, on
+connections of their own (:mod:`~connect_four.service.loop_connections`),
+trusting the cached game only as far as the statement checks it: see
+:meth:`PostgresGameStore.call_on_loop` and the section "Calls on the
+event loop" below.
+
 The schema is versioned (table ``schema_version``); start-up applies the
 missing steps of ``_MIGRATIONS`` under an advisory lock, so processes
 starting together migrate once.
