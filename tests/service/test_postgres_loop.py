@@ -195,3 +195,37 @@ def test_the_move_trigger_of_earlier_versions_is_removed(url: str) -> None:
     with psycopg.connect(url, autocommit=True) as connection:
         triggers = connection.execute("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")
         assert triggers.fetchall() == []
+
+
+def test_statements_beyond_the_connections_wait_their_turn_then_time_out(url: str) -> None:
+    from connect_four.service.loop_connections import LoopConnections
+
+    def connect() -> psycopg.Connection[Any]:
+        return psycopg.connect(url, autocommit=True)
+
+    statements = {b"nap": "SELECT pg_sleep($1::float), $2::text"}
+
+    async def use() -> tuple[list[Any], str]:
+        connections = LoopConnections(connect, statements, size=1, timeout=30)
+        try:
+            # Three at once on one connection: each waits for the one before.
+            answers = await asyncio.gather(
+                *(connections.query(b"nap", [b"0.05", name]) for name in (b"a", b"b", b"c"))
+            )
+            impatient = LoopConnections(connect, statements, size=1, timeout=0.2)
+            held = asyncio.ensure_future(impatient.query(b"nap", [b"2", b"held"]))
+            await asyncio.sleep(0)  # The first takes the one connection.
+            try:
+                await impatient.query(b"nap", [b"0", b"late"])
+                refused = ""
+            except psycopg.OperationalError as error:
+                refused = str(error)
+            await held
+            await impatient.close()
+            return answers, refused
+        finally:
+            await connections.close()
+
+    answers, refused = asyncio.run(use())
+    assert [rows[0][1] for rows in answers] == [b"a", b"b", b"c"]
+    assert "couldn't get a connection after 0.20 sec" in refused
