@@ -22,14 +22,17 @@ least 0.5).
     python -m bench.service_load --games 300 --clients 16,64,256 --flood 8 --long-game
 
 With ``--databases``, compares instead, at each client count (64 by
-default): one and two server processes on one SQLite file, one on
-PostgreSQL, and two processes on one PostgreSQL database (the clients
-split between the processes, as a load balancer would; ``--sqlite``: the
-SQLite ones only). It starts its own throw-away PostgreSQL server (with
-its flushes to disk on, as in production) and prints, besides moves/s and
-latencies, the CPU seconds each part used per 1,000 requests: the service
-processes, the PostgreSQL server, and this script's clients; on a
-2-core machine their sum says which part the run was waiting for.
+default): one and two server processes on one SQLite file, then 1, 2 and
+4 processes on one PostgreSQL database, first with the clients split
+between the processes (as a load balancer would), then all through one
+nginx in front of them (``bench/nginx_proxy.py``, docs/deployment.md's
+configuration; skipped, saying so, where nginx is not installed).
+``--sqlite``: the SQLite ones only. It starts its own throw-away
+PostgreSQL server (with its flushes to disk on, as in production) and
+prints, besides moves/s and latencies, the CPU seconds each part used per
+1,000 requests: the service processes, the PostgreSQL server, nginx, and
+this script's clients; on a 2-core machine their sum says which part the
+run was waiting for.
 
     python -m bench.service_load --databases --games 600
 
@@ -62,6 +65,7 @@ from typing import Any
 
 import httpx
 
+from bench.nginx_proxy import Proxy, ProxyUnavailable, start_proxy
 from bench.postgres_cluster import Cluster, start_cluster
 from connect_four.engine import Game, Rules
 
@@ -500,10 +504,14 @@ class Setup:
     name: str
     db: str
     processes: int
+    proxy: bool = False
 
 
 def compare_databases(args: argparse.Namespace, counts: list[int]) -> bool:
-    """One process on SQLite, one and two on PostgreSQL; print the table; True if all verified."""
+    """SQLite, then 1, 2, 4 processes on PostgreSQL, direct and through nginx; print the table.
+
+    True if every game of every set-up was verified.
+    """
     cluster: Cluster | None = None
     postmaster = 0
     if not args.sqlite:
@@ -523,9 +531,9 @@ def compare_databases(args: argparse.Namespace, counts: list[int]) -> bool:
     )
     print(
         "| set-up | clients | moves/s | p50 ms | p99 ms | errors | CPU service "
-        "| CPU PostgreSQL | CPU clients |"
+        "| CPU PostgreSQL | CPU nginx | CPU clients |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     ok = True
     try:
         with tempfile.TemporaryDirectory() as folder:
@@ -535,25 +543,40 @@ def compare_databases(args: argparse.Namespace, counts: list[int]) -> bool:
                     Setup("2 processes, SQLite", os.path.join(folder, f"{clients}-2.db"), 2),
                 ]
                 if cluster is not None:
-                    setups += [
-                        Setup("1 process, PostgreSQL", cluster.create_database(), 1),
-                        Setup("2 processes, PostgreSQL", cluster.create_database(), 2),
-                    ]
+                    for through in (False, True):
+                        for processes in (1, 2, 4):
+                            name = f"{processes} process{'es' if processes > 1 else ''}, PostgreSQL"
+                            name += ", through nginx" if through else ""
+                            setups.append(
+                                Setup(name, cluster.create_database(), processes, through)
+                            )
                 for setup in setups:
                     servers = [start_server(setup.db) for _ in range(setup.processes)]
                     pids = [process.pid for process, _ in servers]
+                    proxy: Proxy | None = None
                     try:
-                        before = (cpu_seconds(pids), database_cpu(), clients_cpu())
-                        summary = run_load(
-                            servers[0][1], args, clients, 0, [url for _, url in servers]
-                        )
-                        after = (cpu_seconds(pids), database_cpu(), clients_cpu())
+                        if setup.proxy:
+                            try:
+                                proxy = start_proxy([url.split("//")[1] for _, url in servers])
+                            except ProxyUnavailable as error:
+                                print(f"| {setup.name} | {clients} | skipped: {error} |")
+                                continue
+                        targets = [proxy.url] if proxy else [url for _, url in servers]
+
+                        def proxy_cpu(proxy: Proxy | None = proxy) -> float:
+                            return cpu_seconds([proxy.pid], proxy.pid) if proxy else 0.0
+
+                        before = (cpu_seconds(pids), database_cpu(), proxy_cpu(), clients_cpu())
+                        summary = run_load(targets[0], args, clients, 0, targets)
+                        after = (cpu_seconds(pids), database_cpu(), proxy_cpu(), clients_cpu())
                     finally:
+                        if proxy is not None:
+                            proxy.stop()
                         for process, _ in servers:
                             process.terminate()
                             process.wait()
                     per_1000 = 1000 / max(1, len(summary.latencies))
-                    service, server, own = (
+                    service, server, nginx, own = (
                         (end - start) * per_1000 for start, end in zip(before, after, strict=True)
                     )
                     latencies = summary.latencies
@@ -562,7 +585,7 @@ def compare_databases(args: argparse.Namespace, counts: list[int]) -> bool:
                         f"| {percentile(latencies, 0.50) * 1000:.1f} "
                         f"| {percentile(latencies, 0.99) * 1000:.1f} | {len(summary.errors)} "
                         f"| {service:.2f} | {server if setup.db.startswith('postgresql') else 0:.2f} "
-                        f"| {own:.2f} |"
+                        f"| {nginx:.2f} | {own:.2f} |"
                     )
                     for problem in (summary.errors + summary.problems)[:5]:
                         print("  ", problem)
@@ -607,8 +630,8 @@ def main() -> None:
     parser.add_argument(
         "--databases",
         action="store_true",
-        help="compare 1 process on SQLite, 1 and 2 processes on PostgreSQL (64 clients unless "
-        "--clients says)",
+        help="compare 1 and 2 processes on SQLite, 1, 2 and 4 on PostgreSQL, and the same "
+        "through nginx (64 clients unless --clients says)",
     )
     parser.add_argument(
         "--sqlite",

@@ -11,32 +11,42 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import Generic, TypeVar
 
 from connect_four.engine import Game
 
 __all__ = ["CACHE_WEIGHT", "CachedGame", "GameCache"]
 
+R = TypeVar("R")
+"""What the cache keeps of a game besides its replay: the repository's record of it."""
+
 CACHE_WEIGHT = 2_000_000
 """What the game cache may hold, in moves plus board cells (some 100 MB at most)."""
 
 
-class CachedGame:
-    """One game replayed by the engine; its lock guards the game while it is used."""
+class CachedGame(Generic[R]):
+    """One game replayed by the engine, and its record; its lock guards both while used.
 
-    __slots__ = ("lock", "game", "weight")
+    A game's record (players, board, token digests) never changes once
+    stored, so a cached one stays true; the replay may fall behind moves
+    that other processes store, and is caught up before use.
+    """
+
+    __slots__ = ("lock", "game", "record", "weight")
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.game: Game | None = None
+        self.record: R | None = None
         self.weight = 0
 
 
-class GameCache:
+class GameCache(Generic[R]):
     """Recently used games, least recently used dropped first beyond ``max_weight``."""
 
     def __init__(self, max_weight: int = CACHE_WEIGHT) -> None:
         self.max_weight = max_weight
-        self._entries: OrderedDict[str, CachedGame] = OrderedDict()
+        self._entries: OrderedDict[str, CachedGame[R]] = OrderedDict()
         self._weight = 0
         self._lock = threading.Lock()
 
@@ -49,16 +59,25 @@ class GameCache:
         """What the cached games weigh together (never much over ``max_weight``)."""
         return self._weight
 
-    def entry(self, game_id: str) -> CachedGame:
+    def entry(self, game_id: str) -> CachedGame[R]:
         """The entry of ``game_id`` (a new, empty one if none), now the most recently used."""
         with self._lock:
             entry = self._entries.get(game_id)
             if entry is None:
-                entry = self._entries[game_id] = CachedGame()
+                entry = CachedGame()
+                self._entries[game_id] = entry
             self._entries.move_to_end(game_id)
             return entry
 
-    def weigh(self, game_id: str, entry: CachedGame) -> None:
+    def peek(self, game_id: str) -> CachedGame[R] | None:
+        """The entry of ``game_id`` if the cache has one (now the most recently used), else None."""
+        with self._lock:
+            entry = self._entries.get(game_id)
+            if entry is not None:
+                self._entries.move_to_end(game_id)
+            return entry
+
+    def weigh(self, game_id: str, entry: CachedGame[R]) -> None:
         """Count ``entry``'s new size, and drop the oldest games if the cache is too big."""
         game = entry.game
         weight = 1 if game is None else 1 + len(game) + game.rules.cells

@@ -5,7 +5,8 @@ future (and one timer) in :class:`EventHub`, keyed by its game. A move or
 quit stored by this process wakes its game's waiters at once
 (:meth:`EventHub.notify`, from the loop or a worker thread); moves stored by
 other processes reach the hub through a feed of the database's own
-(:mod:`connect_four.service.move_feed`). A wake only says "this game changed": each
+(:mod:`connect_four.service.move_feed`), which may also be handed this
+process's moves to tell the others (:meth:`EventHub.publish_to`). A wake only says "this game changed": each
 woken request reads the game again, and the requests woken together share
 one read (:meth:`EventHub.shared`), so a thousand spectators of one game
 cost one query, not a thousand.
@@ -55,7 +56,16 @@ class EventHub:
         self._clock = itertools.count(1)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread: int | None = None
+        self._publish: Callable[[str], None] | None = None
         self.closing = False
+
+    def publish_to(self, publish: Callable[[str], None] | None) -> None:
+        """Hand ``publish`` (called on the loop) the id of every game :meth:`notify` is told of.
+
+        A feed that tells the other processes of this process's moves
+        (PostgreSQL's) registers here; None stops it.
+        """
+        self._publish = publish
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """Serve waiters on ``loop`` (the server's, running in this thread), from now on."""
@@ -78,10 +88,19 @@ class EventHub:
     def notify(self, game_id: str) -> None:
         """Wake ``game_id``'s waiters: a move or quit of it was committed (any thread)."""
         loop = self._loop
-        # Nobody watching: nothing to do (a watcher registers before it reads).
-        if loop is None or game_id not in self._games:
+        if loop is None:
             return
-        if threading.get_ident() == self._loop_thread:
+        on_loop = threading.get_ident() == self._loop_thread
+        publish = self._publish
+        if publish is not None:
+            if on_loop:
+                publish(game_id)
+            else:
+                loop.call_soon_threadsafe(publish, game_id)
+        # Nobody watching: nothing to do (a watcher registers before it reads).
+        if game_id not in self._games:
+            return
+        if on_loop:
             self.wake(game_id)  # Stored on the loop itself: no hop through its wake-up pipe.
         else:
             loop.call_soon_threadsafe(self.wake, game_id)

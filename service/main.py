@@ -85,6 +85,7 @@ def create_app(
         yield
         events.close()
         await feed.stop()
+        await store.close_on_loop()
         store.close()
         for pool in (winner_pool, analysis_pool, computer_pool):
             if pool is not None:

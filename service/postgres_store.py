@@ -21,6 +21,13 @@ past their time, and the server unreachable (the base class itself).
 A connection found broken when its transaction begins is dropped and
 another tried, so the service recovers by itself when the server is back.
 
+The commonest calls (a move, a quit, a new game, a game's state) are also
+made on the event loop, one prepared statement each in autocommit, on
+connections of their own (:mod:`~connect_four.service.loop_connections`),
+trusting the cached game only as far as the statement checks it: see
+:meth:`PostgresGameStore.call_on_loop` and the section "Calls on the
+event loop" below.
+
 The schema is versioned (table ``schema_version``); start-up applies the
 missing steps of ``_MIGRATIONS`` under an advisory lock, so processes
 starting together migrate once.
@@ -28,13 +35,16 @@ starting together migrate once.
 
 from __future__ import annotations
 
+import asyncio
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, ClassVar, ParamSpec, TypeVar, cast
 
 import psycopg
 from psycopg_pool import ConnectionPool
+
+from connect_four.engine import Game, Outcome
 
 from .cache import CACHE_WEIGHT
 from .database import BUSY_TIMEOUT, Connection, Cursor, pending_migrations
@@ -46,10 +56,15 @@ from .errors import (
     StorageFullError,
     StorageReadOnlyError,
 )
+from .loop_connections import ConnectionBroken, LoopConnections, Row
+from .records import CreatedGame, GameRecord, check_game_id
 from .redaction import redacted, scrub
-from .repository import GameStore
+from .repository import Apply, GameStore, WouldWaitError, quit_move
 
 __all__ = ["POOL_SIZE", "PostgresGameStore"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 POOL_SIZE = 16
 """Connections each service process may hold open to the server at most."""
@@ -91,6 +106,21 @@ def _version_1(connection: Connection) -> None:
 
 _MIGRATIONS = (_version_1,)
 """Schema steps in order; a database at version n has had the first n applied."""
+
+
+def _text(value: str | int | bool | None) -> bytes | None:
+    """A statement's parameter as the server reads it in text (None: NULL)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return b"t" if value else b"f"
+    return str(value).encode()
+
+
+def _move(player: bytes | None, column: bytes | None) -> tuple[int, int | None]:
+    """A stored move's row, read as text: its player, and its column (None: a quit)."""
+    assert player is not None  # NOT NULL in the schema
+    return int(player), None if column is None else int(column)
 
 
 def _storage_error(error: psycopg.Error, url: str) -> StorageError:
@@ -165,6 +195,10 @@ class PostgresGameStore(GameStore):
         self.url = url
         self.where = redacted(url)
         self.read_only = read_only
+        self.pool_size = pool_size
+        self.connect_timeout = connect_timeout
+        self._loop_pool: LoopConnections | None = None
+        self._pool_loop: asyncio.AbstractEventLoop | None = None
         try:
             # One connection of its own first: it sets the schema up, and if
             # the server cannot be reached, its error says why.
@@ -285,6 +319,262 @@ class PostgresGameStore(GameStore):
         return connection
 
     def close(self) -> None:
-        """Close the pool's connections."""
+        """Close the pools' connections."""
         self._pool.close()
+        pool, loop = self._loop_pool, self._pool_loop
+        self._loop_pool = None
+        if pool is not None and loop is not None and loop.is_running():
+            # A store closed from outside its loop (a test): close it there.
+            try:
+                running = asyncio.get_running_loop()
+            except RuntimeError:
+                running = None
+            if running is not loop:
+                asyncio.run_coroutine_threadsafe(pool.close(), loop).result(timeout=30)
         super().close()
+
+    # --- Calls on the event loop: one statement each ---------------------------
+    #
+    # A worker thread per call cost more CPU than the call (the hop, and
+    # threads queueing for the interpreter lock: see service/README.md),
+    # and each statement of a transaction is a round trip. So the commonest
+    # calls run on the event loop, on a pool of asynchronous connections in
+    # autocommit, each one statement, which is its own transaction: the
+    # game's record and replay come from the cache (a record never changes),
+    # and the database is asked only what the cache cannot know.
+
+    # Lock the game's row as the full call does (so neither can slip a move
+    # between the other's count and insert), then store move n only if the
+    # game has n moves. Stored, the answer is one row (-1, NULL, NULL);
+    # otherwise (another process moved first, or the key was used) nothing
+    # is stored and the answer is the moves from n on, as the statement's
+    # snapshot has them (behind a load balancer that spreads one game's
+    # requests over the processes, that is the common case).
+    # Parameters: game id, move number, player, column, key, game over.
+    _APPEND = b"c4_append"
+    _INSERT_GAME = b"c4_insert_game"
+    _COUNT_MOVES = b"c4_count_moves"
+    _MOVES_BETWEEN = b"c4_moves_between"
+    _MOVES_FROM = b"c4_moves_from"
+    _LOAD = b"c4_load"
+    _STATEMENTS: ClassVar[dict[bytes, str]] = {
+        _APPEND: """WITH game AS (
+    SELECT game_id FROM games WHERE game_id = $1 FOR UPDATE
+), stored AS (
+    INSERT INTO moves (game_id, move_number, player, column_number, idempotency_key)
+    SELECT game_id, $2::integer, $3::integer, $4::integer, $5::text FROM game
+    WHERE (SELECT coalesce(max(move_number), -1) FROM moves WHERE game_id = $1) = $2::integer - 1
+    ON CONFLICT DO NOTHING
+    RETURNING game_id
+), finished AS (
+    UPDATE games SET done = 1 WHERE game_id = (SELECT game_id FROM stored) AND $6::boolean
+)
+SELECT -1, NULL::integer, NULL::integer FROM stored
+UNION ALL
+SELECT move_number, player, column_number FROM moves
+WHERE game_id = $1 AND move_number >= $2::integer AND NOT EXISTS (SELECT FROM stored)""",
+        _INSERT_GAME: "INSERT INTO games (game_id, players, board_rows, board_columns, tokens)"
+        " VALUES ($1, $2, $3, $4, $5)",
+        _COUNT_MOVES: "SELECT max(move_number) FROM moves WHERE game_id = $1",
+        _MOVES_BETWEEN: "SELECT player, column_number FROM moves WHERE game_id = $1"
+        " AND move_number >= $2 AND move_number < $3 ORDER BY move_number",
+        _MOVES_FROM: "SELECT move_number, player, column_number FROM moves WHERE game_id = $1"
+        " AND move_number >= $2",
+        _LOAD: "SELECT g.players, g.board_rows, g.board_columns, g.tokens,"
+        " m.move_number, m.player, m.column_number"
+        " FROM games AS g LEFT JOIN moves AS m ON m.game_id = g.game_id WHERE g.game_id = $1",
+    }
+    """The statements of the calls on the loop, prepared on each of its connections."""
+
+    async def call_on_loop(self, call: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """``call`` on the loop if it is a move, a quit, a new game or a game's state."""
+        on_loop = _ON_LOOP.get(getattr(call, "__func__", None))
+        if on_loop is None or getattr(call, "__self__", None) is not self:
+            raise WouldWaitError("this call runs in a worker thread")
+        return cast(T, await on_loop(self, *args, **kwargs))
+
+    async def close_on_loop(self) -> None:
+        """Close the loop's connections, on the loop."""
+        pool, self._loop_pool = self._loop_pool, None
+        if pool is not None:
+            await pool.close()
+
+    def _connections(self) -> LoopConnections:
+        """The loop's connections, made on their first use."""
+        pool = self._loop_pool
+        loop = asyncio.get_running_loop()
+        if pool is None:
+            if self._pool_loop is not None:
+                raise WouldWaitError("the store is closing")
+            pool = LoopConnections(
+                self._connect_for_loop,
+                self._STATEMENTS,
+                size=self.pool_size,
+                timeout=self.connect_timeout,
+            )
+            self._loop_pool, self._pool_loop = pool, loop
+        elif loop is not self._pool_loop:
+            raise WouldWaitError("the store's connections belong to another event loop")
+        return pool
+
+    def _connect_for_loop(self) -> psycopg.Connection[Any]:
+        """A new connection for the loop, set up as the pool's (in a worker thread)."""
+        connection = psycopg.connect(self.url, **self._connect_options(self.connect_timeout))
+        try:
+            self._configure(connection)
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+    async def _query(self, statement: bytes, *values: str | int | bool | None) -> list[Row]:
+        """The rows of one prepared statement, committed on its own, on a connection of the loop.
+
+        Raises:
+            WouldWaitError: the connection broke (the full call, in a
+                thread, retries on a good one or answers the fault).
+            StorageError: the server failed; the statement changed nothing.
+        """
+        try:
+            return await self._connections().query(statement, [_text(value) for value in values])
+        except ConnectionBroken as error:
+            raise WouldWaitError("the connection broke") from error
+        except psycopg.IntegrityError:
+            raise  # A broken rule of the schema is a bug, not a storage fault.
+        except psycopg.Error as error:
+            raise _storage_error(error, self.where) from error
+
+    async def _create_game_on_loop(
+        self, *, players: list[str], rows: int, columns: int, tokens: bool = False
+    ) -> CreatedGame:
+        """:meth:`create_game` in one statement."""
+        created, record = self._new_game(players, rows, columns, tokens)
+        await self._query(self._INSERT_GAME, *self._game_row(record))
+        self._remember_new(record)
+        return created
+
+    async def _load_on_loop(self, game_id: str) -> None:
+        """Cache ``game_id`` if this process has not: its row and moves, in one statement.
+
+        Raises:
+            WouldWaitError: no such game (the full call answers), or its
+                moves not all visible yet.
+            GameNotFoundError: the text is no game id.
+        """
+        entry = self._cache.peek(game_id)
+        if entry is not None and entry.record is not None and entry.game is not None:
+            return
+        check_game_id(game_id)
+        rows = await self._query(self._LOAD, game_id)
+        if not rows:
+            raise WouldWaitError("no such game: the full call answers")
+        players, board_rows, board_columns, tokens = rows[0][:4]
+        assert players is not None and board_rows is not None and board_columns is not None
+        record = self._record_of(game_id, players, int(board_rows), int(board_columns), tokens)
+        game = record.new_game()
+        moved = [row[4:] for row in rows if row[4] is not None]
+        if moved and not self._caught_up_on_loop(game, 0, moved):
+            raise WouldWaitError("moves not all visible yet")
+        self._remember(record, game)
+
+    async def _read_state_on_loop(self, game_id: str) -> tuple[GameRecord, Outcome | None]:
+        """:meth:`read_state` of a cached game: its count of moves, and any it has not seen."""
+        await self._load_on_loop(game_id)
+        with self._ready(game_id) as (entry, record, game):
+            ((last,),) = await self._query(self._COUNT_MOVES, game_id)
+            count = 0 if last is None else int(last) + 1
+            if count < len(game):
+                raise WouldWaitError("the cached game is ahead: replay it")
+            if count > len(game):
+                # Stored moves never change: these are the ones counted.
+                rows = await self._query(self._MOVES_BETWEEN, game_id, len(game), count)
+                self._catch_up(game, [_move(player, column) for player, column in rows])
+                self._cache.weigh(game_id, entry)
+            return record, game.outcome()
+
+    async def _play_on_loop(
+        self,
+        *,
+        game_id: str,
+        player_id: str,
+        column: int,
+        token: str | None = None,
+        key: str | None = None,
+    ) -> int:
+        """:meth:`play` in one statement, if the cached game is the stored one."""
+        return await self._append_on_loop(
+            game_id, player_id, token, key, lambda game, player: game.play(column, player)
+        )
+
+    async def _quit_on_loop(
+        self, *, game_id: str, player_id: str, token: str | None = None, key: str | None = None
+    ) -> int:
+        """:meth:`quit` in one statement, if the cached game is the stored one."""
+        return await self._append_on_loop(game_id, player_id, token, key, quit_move)
+
+    async def _append_on_loop(
+        self, game_id: str, player_id: str, token: str | None, key: str | None, apply: Apply
+    ) -> int:
+        """Play the move on the cached game, then store it if the database has no other.
+
+        Raises:
+            WouldWaitError: the game is not cached or in use, the cached game
+                refuses the move, or the database holds more moves (or the
+                key): nothing was stored, and the cached game is as before.
+        """
+        await self._load_on_loop(game_id)
+        with self._ready(game_id) as (entry, record, game):
+            # Twice at most: once on the cached game, once more on it caught
+            # up with the moves stored since (behind a load balancer that
+            # spreads a game's requests over the processes, the common case).
+            for attempt in range(2):
+                number = len(game)
+                try:
+                    move = self._move_ahead(record, game, player_id, token, apply)
+                except WouldWaitError:
+                    if attempt or not self._caught_up_on_loop(
+                        game, number, await self._query(self._MOVES_FROM, game_id, number)
+                    ):
+                        raise  # Refused on the stored moves: the full call says why.
+                    self._cache.weigh(game_id, entry)
+                    continue
+                try:
+                    rows = await self._query(
+                        self._APPEND, game_id, number, move.player, move.column, key, game.is_over()
+                    )
+                except BaseException:
+                    # Perhaps stored after all (a broken line): the cached game
+                    # may fall behind, which the next call catches up, never ahead.
+                    game.pop()
+                    raise
+                if rows == [(b"-1", None, None)]:
+                    self._cache.weigh(game_id, entry)
+                    return number
+                game.pop()
+                if not self._caught_up_on_loop(game, number, rows):
+                    # No move came first (the key was used), or not all are
+                    # visible yet: the full call judges.
+                    raise WouldWaitError("the database holds the key, or moves not seen")
+                self._cache.weigh(game_id, entry)
+            raise WouldWaitError("other processes moved first twice")
+
+    def _caught_up_on_loop(self, game: Game, number: int, rows: list[Row]) -> bool:
+        """Play the stored moves ``rows`` (number, player, column) from ``number`` on the game.
+
+        False, and the game unchanged, if there are none or they do not
+        follow on from ``number`` (moves committed but not yet visible).
+        """
+        moves = sorted((int(row[0] or b"0"), row[1], row[2]) for row in rows)
+        if not moves or [row[0] for row in moves] != list(range(number, number + len(moves))):
+            return False
+        self._catch_up(game, [_move(player, column) for _, player, column in moves])
+        return True
+
+
+_ON_LOOP: dict[object, Callable[..., Awaitable[Any]]] = {
+    GameStore.play: PostgresGameStore._play_on_loop,
+    GameStore.quit: PostgresGameStore._quit_on_loop,
+    GameStore.create_game: PostgresGameStore._create_game_on_loop,
+    GameStore.read_state: PostgresGameStore._read_state_on_loop,
+}
+"""The calls :meth:`PostgresGameStore.call_on_loop` makes on the loop, by the function called."""

@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from typing import Any, ParamSpec, TypeVar
 
 from connect_four.engine import (
+    EngineError,
     Game,
     Move,
     NotYourTurnError,
@@ -61,13 +63,22 @@ from .records import (
 )
 from .replays import note as note_replayed
 
-__all__ = ["GameStore", "WouldWaitError"]
+__all__ = ["Apply", "GameStore", "WouldWaitError", "quit_move"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+Apply = Callable[[Game, Player], Move]
+"""One engine move by a player: a drop or a quit."""
 
 
 class WouldWaitError(Exception):
-    """A call made :meth:`GameStore.without_waiting` had to wait for a lock; nothing was stored.
+    """A call on the event loop could not be finished there; nothing was stored.
 
-    Never answered to a client: the caller makes the same call again where
+    Made :meth:`GameStore.without_waiting`, it had to wait for a lock; made
+    by :meth:`GameStore.call_on_loop`, it needed what only the full call
+    does (a game not cached, a move another process made first). Never
+    answered to a client: the caller makes the same call again where
     waiting is allowed (a worker thread, see :mod:`connect_four.service.store_calls`).
     """
 
@@ -94,8 +105,24 @@ class GameStore:
     _SELECT_GAME_TO_WRITE = _SELECT_GAME
 
     def __init__(self, *, cache_weight: int = CACHE_WEIGHT) -> None:
-        self._cache = GameCache(cache_weight)
+        self._cache: GameCache[GameRecord] = GameCache(cache_weight)
         self._impatient = threading.local()
+
+    async def call_on_loop(self, call: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        """``call(*args, **kwargs)`` made on the event loop without blocking it, when it can be.
+
+        A store whose calls are round trips to a server answers the
+        commonest ones here, as coroutines (no worker thread, no lock
+        waited for). This one has none: every call raises WouldWaitError.
+
+        Raises:
+            WouldWaitError: the call must be made in a worker thread instead
+                (nothing was stored); or whatever the call itself raises.
+        """
+        raise WouldWaitError("this store has no calls on the event loop")
+
+    async def close_on_loop(self) -> None:
+        """Close what :meth:`call_on_loop` opened on the event loop (before :meth:`close`)."""
 
     @contextmanager
     def without_waiting(self) -> Iterator[None]:
@@ -149,18 +176,62 @@ class GameStore:
             RulesError: the engine refuses the board or the player count.
             StorageError: the database cannot be written.
         """
-        # Let the engine refuse the game before anything is stored.
-        Game(drop_token_rules(rows, columns), players=len(players))
-        game_id = new_game_id()
-        secret = new_tokens(players) if tokens else None
-        digests = None if secret is None else json.dumps([token_digest(secret[n]) for n in players])
+        created, record = self._new_game(players, rows, columns, tokens)
         with self._transaction(write=True) as connection:
             connection.execute(
                 "INSERT INTO games (game_id, players, board_rows, board_columns, tokens)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (game_id, json.dumps(players), rows, columns, digests),
+                self._game_row(record),
             )
-        return CreatedGame(game_id, secret)
+        self._remember_new(record)
+        return created
+
+    @staticmethod
+    def _new_game(
+        players: list[str], rows: int, columns: int, tokens: bool
+    ) -> tuple[CreatedGame, GameRecord]:
+        """A new game's id, tokens and record, once the engine has accepted its rules.
+
+        Raises:
+            RulesError: the engine refuses the board or the player count.
+        """
+        # Let the engine refuse the game before anything is stored.
+        Game(drop_token_rules(rows, columns), players=len(players))
+        game_id = new_game_id()
+        secret = new_tokens(players) if tokens else None
+        digests = None if secret is None else tuple(token_digest(secret[n]) for n in players)
+        return CreatedGame(game_id, secret), GameRecord(
+            game_id, tuple(players), rows, columns, digests
+        )
+
+    @staticmethod
+    def _game_row(record: GameRecord) -> tuple[Any, ...]:
+        """The values of a new game's row: id, players, rows, columns, token digests."""
+        digests = None if record.token_digests is None else json.dumps(record.token_digests)
+        return (record.game_id, json.dumps(record.players), record.rows, record.columns, digests)
+
+    def _remember_new(self, record: GameRecord) -> None:
+        """Cache a game just stored, with no moves: its first move need not read its row."""
+        self._remember(record, record.new_game())
+
+    def _remember(self, record: GameRecord, game: Game) -> None:
+        """Cache ``record`` and ``game`` replayed, unless the entry is in use or holds a game."""
+        entry = self._cache.entry(record.game_id)
+        if entry.lock.acquire(blocking=False):  # Never waits: may run on the loop.
+            try:
+                if entry.record is None or entry.game is None:
+                    entry.record, entry.game = record, game
+                    self._cache.weigh(record.game_id, entry)
+            finally:
+                entry.lock.release()
+
+    @staticmethod
+    def _record_of(
+        game_id: str, players: str | bytes, rows: int, columns: int, tokens: str | bytes | None
+    ) -> GameRecord:
+        """A game's record from its row: players and token digests are JSON lists."""
+        digests = None if tokens is None else tuple(json.loads(tokens))
+        return GameRecord(game_id, tuple(json.loads(players)), rows, columns, digests)
 
     def in_progress_game_ids(self) -> list[str]:
         """The ids of all the games not yet won or drawn, oldest first (the seed API's list)."""
@@ -188,7 +259,7 @@ class GameStore:
         return [game_id for _, game_id in rows], None
 
     @contextmanager
-    def _cached(self, game_id: str) -> Iterator[CachedGame]:
+    def _cached(self, game_id: str) -> Iterator[CachedGame[GameRecord]]:
         """The cache entry of ``game_id``, locked; dropped again if there is no such game."""
         check_game_id(game_id)  # Text that is no game id never gets an entry.
         entry = self._cache.entry(game_id)
@@ -315,7 +386,7 @@ class GameStore:
             EngineError: the engine refuses (player already quit).
             StorageError: the database cannot be written; nothing was stored.
         """
-        return self._append(game_id, player_id, None, token, key, _quit)
+        return self._append(game_id, player_id, None, token, key, quit_move)
 
     def _append(
         self,
@@ -324,50 +395,56 @@ class GameStore:
         column: int | None,
         token: str | None,
         key: str | None,
-        apply: Callable[[Game, Player], Move],
+        apply: Apply,
     ) -> int:
         """Apply one engine move by ``player_id`` to the stored game and store it, atomically."""
         # The write transaction holds the game (SQLite: the database) before
         # reading, so the moves read are still the last ones at the insert.
-        with self._cached(game_id) as entry, self._transaction(write=True) as connection:
-            record, count = self._record(connection, game_id, lock=True)
-            player = record.player_index(player_id)
-            record.authorize(player, token)
-            if key is not None:
-                done = connection.execute(
-                    "SELECT move_number, player, column_number FROM moves"
-                    " WHERE game_id = ? AND idempotency_key = ?",
-                    (game_id, key),
-                ).fetchone()
-                if done is not None:
-                    if (done[1], done[2]) != (player, column):
-                        raise IdempotencyKeyReusedError(
-                            f"Idempotency-Key {key!r} was sent with another request: move "
-                            f"{done[0]} of game {game_id!r}"
+        with self._cached(game_id) as entry:
+            with self._transaction(write=True) as connection:
+                record, count = self._record(connection, game_id, lock=True)
+                player = record.player_index(player_id)
+                record.authorize(player, token)
+                if key is not None:
+                    done = connection.execute(
+                        "SELECT move_number, player, column_number FROM moves"
+                        " WHERE game_id = ? AND idempotency_key = ?",
+                        (game_id, key),
+                    ).fetchone()
+                    if done is not None:
+                        if (done[1], done[2]) != (player, column):
+                            raise IdempotencyKeyReusedError(
+                                f"Idempotency-Key {key!r} was sent with another request: move "
+                                f"{done[0]} of game {game_id!r}"
+                            )
+                        return int(done[0])
+                game = self._caught_up(connection, record, count, entry)
+                try:
+                    move = apply(game, player)
+                # The engine numbers players; say the same with their names.
+                except NotYourTurnError as error:
+                    to_move = record.players[game.to_move or 0]
+                    raise NotYourTurnError(f"it is {to_move}'s turn, not {player_id}'s") from error
+                except PlayerNotActiveError as error:
+                    raise PlayerNotActiveError(f"player {player_id!r} has quit the game") from error
+                try:
+                    connection.execute(
+                        "INSERT INTO moves (game_id, move_number, player, column_number,"
+                        " idempotency_key) VALUES (?, ?, ?, ?, ?)",
+                        (game_id, count, move.player, move.column, key),
+                    )
+                    if game.is_over():
+                        connection.execute(
+                            "UPDATE games SET done = 1 WHERE game_id = ?", (game_id,)
                         )
-                    return int(done[0])
-            game = self._caught_up(connection, record, count, entry)
-            try:
-                move = apply(game, player)
-            # The engine numbers players; say the same with their names.
-            except NotYourTurnError as error:
-                to_move = record.players[game.to_move or 0]
-                raise NotYourTurnError(f"it is {to_move}'s turn, not {player_id}'s") from error
-            except PlayerNotActiveError as error:
-                raise PlayerNotActiveError(f"player {player_id!r} has quit the game") from error
-            try:
-                connection.execute(
-                    "INSERT INTO moves (game_id, move_number, player, column_number,"
-                    " idempotency_key) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, count, move.player, move.column, key),
-                )
-                if game.is_over():
-                    connection.execute("UPDATE games SET done = 1 WHERE game_id = ?", (game_id,))
-            except BaseException:
-                game.pop()  # Not stored: the cached game must not keep it.
-                raise
-            # If the commit fails, the cached game is one move ahead of the
-            # file; the next use sees that and replays the game.
+                except BaseException:
+                    game.pop()  # Not stored: the cached game must not keep it.
+                    raise
+                # Until the commit is through the cache holds no game: if it
+                # fails, the next use replays the game rather than trust a move
+                # the database may not have (calls on the loop trust the cache).
+                entry.game = None
+            entry.game = game
         return count
 
     def _record(
@@ -389,12 +466,15 @@ class GameStore:
         (last,) = connection.execute(
             "SELECT max(move_number) FROM moves WHERE game_id = ?", (game_id,)
         ).fetchone()
-        digests = None if row[3] is None else tuple(json.loads(row[3]))
-        record = GameRecord(game_id, tuple(json.loads(row[0])), row[1], row[2], digests)
+        record = self._record_of(game_id, row[0], row[1], row[2], row[3])
         return record, 0 if last is None else last + 1
 
     def _caught_up(
-        self, connection: Connection, record: GameRecord, count: int, entry: CachedGame
+        self,
+        connection: Connection,
+        record: GameRecord,
+        count: int,
+        entry: CachedGame[GameRecord],
     ) -> Game:
         """The cached game with all ``count`` stored moves played.
 
@@ -405,22 +485,68 @@ class GameStore:
             game = record.new_game()
         if len(game) < count:
             note_replayed(count - len(game))
-            moves = connection.execute(
-                "SELECT player, column_number FROM moves WHERE game_id = ?"
-                " AND move_number >= ? ORDER BY move_number",
-                (record.game_id, len(game)),
+            self._catch_up(
+                game,
+                connection.execute(
+                    "SELECT player, column_number FROM moves WHERE game_id = ?"
+                    " AND move_number >= ? ORDER BY move_number",
+                    (record.game_id, len(game)),
+                ),
             )
-            for player, column in moves:
-                if column is None:
-                    game.quit(player)
-                else:
-                    game.play(column, player)
-        entry.game = game
+        entry.game, entry.record = game, record
         self._cache.weigh(record.game_id, entry)
         return game
 
+    # --- Calls on the event loop: the cached game first ---------------------
 
-def _quit(game: Game, player: Player) -> Move:
+    @contextmanager
+    def _ready(self, game_id: str) -> Iterator[tuple[CachedGame[GameRecord], GameRecord, Game]]:
+        """The cache entry of ``game_id``, locked, with its record and game.
+
+        For a call on the event loop, which may not wait: the lock held by
+        another call, or a game this process has not read yet, is
+        WouldWaitError.
+        """
+        entry = self._cache.peek(game_id)
+        if entry is None or not entry.lock.acquire(blocking=False):
+            raise WouldWaitError("the game is not cached, or in use")
+        try:
+            record, game = entry.record, entry.game
+            if record is None or game is None:
+                raise WouldWaitError("the game is not cached")
+            yield entry, record, game
+        finally:
+            entry.lock.release()
+
+    @staticmethod
+    def _move_ahead(
+        record: GameRecord, game: Game, player_id: str, token: str | None, apply: Apply
+    ) -> Move:
+        """Play ``apply`` by ``player_id`` on the cached ``game``, for a move stored in one statement.
+
+        The record never changes, so an unknown player or a wrong token is
+        the answer at once. The game may be behind the database: a move it
+        refuses is WouldWaitError, for the full call to judge on the stored
+        moves.
+        """
+        player = record.player_index(player_id)
+        record.authorize(player, token)
+        try:
+            return apply(game, player)
+        except (EngineError, GameDoneError) as refused:
+            raise WouldWaitError("the cached game refuses the move") from refused
+
+    @staticmethod
+    def _catch_up(game: Game, moves: Iterable[tuple[int, int | None]]) -> None:
+        """Play stored ``moves`` (player, column; None: the player quit) on a cached game."""
+        for player, column in moves:
+            if column is None:
+                game.quit(player)
+            else:
+                game.play(column, player)
+
+
+def quit_move(game: Game, player: Player) -> Move:
     """Quit ``player``; once the game is over, any of its players quitting is GameDoneError.
 
     The engine would first say that a player who quit earlier is not active;

@@ -10,8 +10,10 @@ process holding the database), the call changes nothing, raises
 :class:`~connect_four.service.repository.WouldWaitError`, and is made again
 in a worker thread, where it may wait. So the loop never sleeps on a lock,
 and a slow or busy database costs the waiting request, not every request.
-A store whose every call is a round trip to a server (PostgreSQL) always
-runs in a worker thread.
+A store whose every call is a round trip to a server (PostgreSQL) makes
+its commonest calls on the loop as coroutines, one statement each
+(:meth:`~connect_four.service.repository.GameStore.call_on_loop`), and
+the others, or any it cannot finish there, in a worker thread.
 """
 
 from __future__ import annotations
@@ -32,11 +34,16 @@ T = TypeVar("T")
 async def call_store(
     store: GameStore, call: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs
 ) -> T:
-    """``call(*args, **kwargs)``, a call of ``store``: on the loop if it is quick, else in a thread."""
+    """``call(*args, **kwargs)``, a call of ``store``: on the loop if it can be, else in a thread."""
     if store.quick:
         with store.without_waiting():
             try:
                 return call(*args, **kwargs)
             except WouldWaitError:
                 pass  # A lock is held: wait for it in a worker thread instead.
+    else:
+        try:
+            return await store.call_on_loop(call, *args, **kwargs)
+        except WouldWaitError:
+            pass  # Not a call for the loop, or it needs the full call.
     return await run_in_threadpool(call, *args, **kwargs)

@@ -1,0 +1,103 @@
+"""docs/deployment.md, run: its shell commands in order, its nginx configuration as written.
+
+The guide's ```sh blocks run in one bash (``set -euo pipefail``) in a
+temporary folder, its ```nginx block saved where it says; the example
+database URL and ports (8080 to 8082) are replaced by a throw-away
+PostgreSQL database and free ports, and nothing else is changed. The
+commands themselves check the result (a whole game through nginx ending
+with alice's win); this test checks that they ran to the end. Without
+nginx it skips on a developer's machine and fails on CI (``CI=true``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.nginx_proxy import find_nginx
+from bench.postgres_cluster import Cluster
+
+pytestmark = pytest.mark.slow  # PostgreSQL, service processes, nginx
+
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "deployment.md"
+
+EXAMPLE_DB = "postgresql://c4@db.internal:5432/games"
+EXAMPLE_PORTS = ("8080", "8081", "8082")
+
+
+def blocks(text: str, language: str) -> list[str]:
+    """The guide's fenced blocks of ``language``, in order."""
+    return re.findall(rf"^```{language}\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL)
+
+
+def free_ports(count: int) -> list[int]:
+    """``count`` ports free on every interface just now."""
+    probes = [socket.socket() for _ in range(count)]
+    try:
+        for probe in probes:
+            probe.bind(("", 0))  # every interface: the guide's nginx listens on all
+        return [probe.getsockname()[1] for probe in probes]
+    finally:
+        for probe in probes:
+            probe.close()
+
+
+def test_the_guide_has_commands_and_a_configuration() -> None:
+    text = GUIDE.read_text()
+    assert len(blocks(text, "sh")) >= 5
+    assert len(blocks(text, "nginx")) == 1
+    assert "Save this as `c4-proxy/nginx.conf`" in text
+
+
+def test_the_guide_s_commands_run(postgres_cluster: Cluster, tmp_path: Path) -> None:
+    nginx = find_nginx()
+    if nginx is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the guide's commands cannot run on CI: nginx is not installed")
+        pytest.skip("nginx is not installed (CI installs it and runs this test)")
+    database = postgres_cluster.empty_database(f"guide_{os.environ.get('PYTEST_XDIST_WORKER')}")
+    ports = [str(port) for port in free_ports(3)]
+
+    def ours(text: str) -> str:
+        text = text.replace(EXAMPLE_DB, database)
+        for example, port in zip(EXAMPLE_PORTS, ports, strict=True):
+            text = text.replace(example, port)
+        return text
+
+    guide = GUIDE.read_text()
+    (tmp_path / "c4-proxy").mkdir()
+    (tmp_path / "c4-proxy" / "nginx.conf").write_text(ours(blocks(guide, "nginx")[0]))
+    script = "set -euo pipefail\n" + "\n".join(ours(block) for block in blocks(guide, "sh"))
+    environment = dict(os.environ)
+    # `python` and `nginx` as a reader's shell finds them: this interpreter, Debian's nginx.
+    folders = [os.path.dirname(sys.executable), os.path.dirname(nginx)]
+    environment["PATH"] = os.pathsep.join([*folders, environment.get("PATH", "")])
+    for name in ("CONNECT_FOUR_DB", "CONNECT_FOUR_TRUSTED_PROXIES"):
+        environment.pop(name, None)
+    shell = subprocess.Popen(
+        ["bash", "-c", script],
+        cwd=tmp_path,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        printed, _ = shell.communicate(timeout=240)
+    finally:
+        # Whatever the commands left running (they stop everything themselves).
+        try:
+            os.killpg(shell.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    output = printed.decode(errors="replace")
+    assert shell.returncode == 0, output
+    assert '"winner":"alice"' in output
+    assert output.count('{"move":') == 7

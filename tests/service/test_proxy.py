@@ -1,0 +1,185 @@
+"""A real nginx in front of two service processes on one PostgreSQL database.
+
+The proxy is Debian's nginx, started by the test on 127.0.0.1 with the
+configuration of bench/nginx_proxy.py (docs/deployment.md's) in a
+temporary folder; it connects to the services from 127.0.0.3, the one
+address they are told to trust (``--trusted-proxy``). Through it: a whole
+game (its requests spread over both processes), a long wait that a move
+made through the other process ends, the page ``/``, and the client's own
+address in the services' access log. Without nginx these tests skip on a
+developer's machine and fail on CI (``CI=true``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import httpx
+import pytest
+
+from bench.nginx_proxy import Proxy, ProxyUnavailable, start_proxy
+from bench.postgres_cluster import Cluster
+from server_support import HTTP, Server, http_client
+
+pytestmark = pytest.mark.slow  # PostgreSQL, service processes, nginx
+
+PROXY_SOURCE = "127.0.0.3"
+"""The address nginx connects to the services from: the trusted proxy."""
+
+CLIENT = "127.0.0.5"
+"""The address the test's client connects to nginx from: what the services must log."""
+
+
+class LoggingServer(Server):
+    """A service process that writes its access log (the tests' servers usually do not)."""
+
+    def command(self) -> list[str]:
+        return [word for word in super().command() if word != "--no-access-log"]
+
+
+@dataclass
+class Proxied:
+    """Two service processes on one database, nginx in front of both."""
+
+    proxy: Proxy
+    first: LoggingServer
+    second: LoggingServer
+
+    def logs(self) -> tuple[str, str]:
+        """Each process's output, access log included, once both are stopped."""
+        for server in (self.first, self.second):
+            server.stop()
+        return self.first.output(), self.second.output()
+
+
+@pytest.fixture
+def proxied(postgres_cluster: Cluster) -> Iterator[Proxied]:
+    database = postgres_cluster.empty_database(f"proxy_{os.environ.get('PYTEST_XDIST_WORKER')}")
+    options = ("--trusted-proxy", PROXY_SOURCE)
+    servers = [
+        LoggingServer(database, options, capture_output=True, forked=False) for _ in range(2)
+    ]
+    for server in servers:
+        server.start()
+    try:
+        try:
+            proxy = start_proxy(
+                [f"127.0.0.1:{server.port}" for server in servers], bind=PROXY_SOURCE
+            )
+        except ProxyUnavailable as reason:
+            if os.environ.get("CI") == "true":
+                pytest.fail(f"the proxy tests cannot run on CI: {reason}", pytrace=False)
+            pytest.skip(f"proxy tests skipped: {reason} (CI installs nginx and runs them)")
+        try:
+            yield Proxied(proxy, servers[0], servers[1])
+        finally:
+            proxy.stop()
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def through(proxy: Proxy) -> httpx.Client:
+    """A client of the proxy, connecting from CLIENT."""
+    transport = httpx.HTTPTransport(local_address=CLIENT)
+    return http_client(base_url=proxy.url, transport=transport, timeout=60)
+
+
+def served(log: str, path: str) -> list[str]:
+    """The access log's lines for requests of ``path`` (uvicorn's: 'ADDR:PORT - "GET PATH ...')."""
+    return [line for line in log.splitlines() if f' "GET {path} ' in line]
+
+
+def test_a_whole_game_through_the_proxy_spread_over_both_processes(proxied: Proxied) -> None:
+    with through(proxied.proxy) as client:
+        created = client.post(
+            "/drop_token", json={"players": ["p1", "p2"], "rows": 4, "columns": 4}
+        )
+        assert created.status_code == 200, created.text
+        game_id = created.json()["gameId"]
+        for number, (player, column) in enumerate(
+            [("p1", 0), ("p2", 1), ("p1", 0), ("p2", 1), ("p1", 0), ("p2", 1), ("p1", 0)]
+        ):
+            answer = client.post(f"/drop_token/{game_id}/{player}", json={"column": column})
+            assert answer.json() == {"move": f"{game_id}/moves/{number}"}
+            assert client.get(f"/drop_token/{game_id}").status_code == 200
+        state = client.get(f"/drop_token/{game_id}").json()
+        assert (state["state"], state["winner"]) == ("DONE", "p1")
+        assert len(client.get(f"/drop_token/{game_id}/moves").json()["moves"]) == 7
+    # Round robin: each process answered part of the game's reads.
+    first, second = proxied.logs()
+    assert served(first, f"/drop_token/{game_id}") and served(second, f"/drop_token/{game_id}")
+
+
+def test_a_long_wait_through_the_proxy_ends_with_a_move_made_through_the_other_process(
+    proxied: Proxied,
+) -> None:
+    with through(proxied.proxy) as client:
+        game_id = client.post(
+            "/drop_token", json={"players": ["p1", "p2"], "rows": 4, "columns": 4}
+        ).json()["gameId"]
+    path = f"/drop_token/{game_id}/moves?start=0&wait=300"
+    answers: list[httpx.Response] = []
+    started = threading.Barrier(3)
+
+    def wait() -> None:
+        with through(proxied.proxy) as client:
+            started.wait()
+            answers.append(client.get(path, timeout=330))
+
+    # Two waits in a row through nginx: round robin gives one to each process.
+    waiters = [threading.Thread(target=wait) for _ in range(2)]
+    for waiter in waiters:
+        waiter.start()
+    started.wait()
+    # Each wait's first read finds no move: it waits (the move below comes
+    # after this settling time; were it earlier, the answer would be the same).
+    for waiter in waiters:
+        waiter.join(timeout=1)
+        assert waiter.is_alive(), f"answered at once: {answers}"
+    moved = HTTP.post(f"{proxied.first.url}/drop_token/{game_id}/p1", json={"column": 2})
+    assert moved.status_code == 200, moved.text
+    for waiter in waiters:
+        waiter.join(timeout=60)
+    expected = {"moves": [{"type": "MOVE", "player": "p1", "column": 2}]}
+    assert [answer.json() for answer in answers] == [expected, expected]
+    # One of the waits was on the second process, which learnt of the move
+    # from the database's notice, not from its own store.
+    first, second = proxied.logs()
+    assert len(served(first, path)) == 1 and len(served(second, path)) == 1
+
+
+def test_the_page_through_the_proxy(proxied: Proxied) -> None:
+    with through(proxied.proxy) as client:
+        page = client.get("/")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert "<html" in page.text.lower()
+
+
+def test_the_services_see_the_clients_address_from_the_trusted_proxy_only(
+    proxied: Proxied,
+) -> None:
+    spoofed = {"X-Forwarded-For": "198.51.100.7"}
+    with through(proxied.proxy) as client:
+        for _ in range(2):  # one to each process
+            client.get("/drop_token/via-proxy")
+            client.get("/drop_token/via-proxy-spoofed", headers=spoofed)
+    for server in (proxied.first, proxied.second):
+        HTTP.get(f"{server.url}/drop_token/direct-spoofed", headers=spoofed)
+    logs = "\n".join(proxied.logs())
+
+    def clients(path: str) -> set[str]:
+        lines = served(logs, path)
+        assert lines, f"no request of {path} in the access log:\n{logs}"
+        return {re.sub(r":\d+$", "", line.split(" - ")[0].split()[-1]) for line in lines}
+
+    # Through nginx: the address nginx saw, whatever the client claims.
+    assert clients("/drop_token/via-proxy") == {CLIENT}
+    assert clients("/drop_token/via-proxy-spoofed") == {CLIENT}
+    # Straight to a service: the connection's own address; the header ignored.
+    assert clients("/drop_token/direct-spoofed") == {"127.0.0.1"}
