@@ -2,8 +2,9 @@
 
 Starts ``python -m connect_four.service`` on a free port of 127.0.0.1 with a
 temporary SQLite database, then runs ``--clients`` honest clients (64; each
-round: create a game, move, wait for the move, read the game) from
-127.0.0.1, first alone, then beside each attacker in turn, one at a time,
+round: create a game, move, wait for the move, read the game), each from
+an address of its own (127.0.1.1, 127.0.1.2, ...: 64 people, as the
+per-address rates see them), first alone, then beside each attacker in turn, one at a time,
 connecting from 127.0.0.2 (another client address, as far as the server
 can tell):
 
@@ -55,6 +56,11 @@ from typing import Any
 REPOSITORY = Path(__file__).resolve().parents[1]
 
 HONEST = "127.0.0.1"
+"""The server's address; the bench's own set-up requests come from it too."""
+
+HONEST_NETWORK = "127.0.1."
+"""Honest client n connects from 127.0.1.(n + 1): 64 people have 64 addresses, and the
+per-address rates (``--rate-games`` ...) count each apart, as they would on the internet."""
 ATTACKER = "127.0.0.2"
 ATTACKS = ("dropped", "slow", "idle", "create", "large")
 ATTACK_SECONDS = 120.0
@@ -143,13 +149,15 @@ class Honest:
             self.failures[what] = self.failures.get(what, 0) + count
 
 
-def honest_client(port: int, rounds: int, deadline: float) -> Honest:
+def honest_client(port: int, rounds: int, deadline: float, number: int) -> Honest:
     """Rounds of: create a game, move, wait for the move (answered at once), read the game.
 
-    No round starts after ``deadline`` (``time.monotonic()``).
+    From the address of honest client ``number``; no round starts after
+    ``deadline`` (``time.monotonic()``).
     """
     seen = Honest()
-    connection = http.client.HTTPConnection(HONEST, port, timeout=30)
+    source = (f"{HONEST_NETWORK}{number + 1}", 0)
+    connection = http.client.HTTPConnection(HONEST, port, timeout=30, source_address=source)
     json_headers = {"content-type": "application/json"}
     game_id = ""
 
@@ -164,7 +172,7 @@ def honest_client(port: int, rounds: int, deadline: float) -> Honest:
             status = response.status
         except (OSError, http.client.HTTPException) as error:
             connection.close()
-            connection = http.client.HTTPConnection(HONEST, port, timeout=30)
+            connection = http.client.HTTPConnection(HONEST, port, timeout=30, source_address=source)
             what = type(error).__name__
             seen.failures[what] = seen.failures.get(what, 0) + 1
             return None
@@ -189,12 +197,14 @@ def honest_client(port: int, rounds: int, deadline: float) -> Honest:
     return seen
 
 
-def _honest_process(port: int, clients: int, rounds: int, deadline: float) -> Honest:
+def _honest_process(port: int, numbers: range, rounds: int, deadline: float) -> Honest:
     from concurrent.futures import ThreadPoolExecutor
 
     seen = Honest()
-    with ThreadPoolExecutor(clients) as pool:
-        for result in pool.map(lambda _: honest_client(port, rounds, deadline), range(clients)):
+    with ThreadPoolExecutor(len(numbers)) as pool:
+        for result in pool.map(
+            lambda number: honest_client(port, rounds, deadline, number), numbers
+        ):
             seen.add(result)
     return seen
 
@@ -202,11 +212,11 @@ def _honest_process(port: int, clients: int, rounds: int, deadline: float) -> Ho
 def run_honest(port: int, clients: int, rounds: int, processes: int, seconds: float) -> Honest:
     """All the honest clients, split over ``processes``, for ``seconds`` at most; what they saw."""
     deadline = time.monotonic() + seconds
-    shares = [clients // processes + (n < clients % processes) for n in range(processes)]
+    shares = [range(n, clients, processes) for n in range(processes)]
     seen = Honest()
     with multiprocessing.get_context("fork").Pool(processes) as pool:
         for result in pool.starmap(
-            _honest_process, [(port, share, rounds, deadline) for share in shares]
+            _honest_process, [(port, numbers, rounds, deadline) for numbers in shares]
         ):
             seen.add(result)
     return seen
