@@ -50,7 +50,6 @@ from .errors import (
     IdempotencyKeyReusedError,
     MoveNotFoundError,
 )
-from .limits import MAX_PAGE
 from .records import (
     CreatedGame,
     GameRecord,
@@ -239,9 +238,7 @@ class GameStore:
             rows = connection.execute(self._SELECT_IN_PROGRESS)
             return [game_id for (game_id,) in rows]
 
-    def in_progress_page(
-        self, *, after: int = 0, limit: int = MAX_PAGE
-    ) -> tuple[list[str], int | None]:
+    def in_progress_page(self, *, after: int, limit: int) -> tuple[list[str], int | None]:
         """At most ``limit`` ids of games in progress after position ``after``, oldest first.
 
         Positions are the games' places in the order they were created; the
@@ -354,7 +351,7 @@ class GameStore:
         """Drop ``player_id``'s marker into ``column``; return the move number.
 
         ``token`` is the player's, for a game created with tokens. ``key``,
-        an Idempotency-Key: if this game already has a move stored with it,
+        a retry key: if this game already has a move stored with it,
         by this player into this column, its number is returned again and
         nothing is stored.
 
@@ -413,10 +410,7 @@ class GameStore:
                     ).fetchone()
                     if done is not None:
                         if (done[1], done[2]) != (player, column):
-                            raise IdempotencyKeyReusedError(
-                                f"Idempotency-Key {key!r} was sent with another request: move "
-                                f"{done[0]} of game {game_id!r}"
-                            )
+                            raise IdempotencyKeyReusedError(key, game_id, int(done[0]))
                         return int(done[0])
                 game = self._caught_up(connection, record, count, entry)
                 try:
