@@ -29,7 +29,8 @@ import json
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any, ParamSpec, TypeVar
+from dataclasses import dataclass
+from typing import Any, Literal, ParamSpec, TypeVar
 
 from connect_four.engine import (
     EngineError,
@@ -62,13 +63,23 @@ from .records import (
 )
 from .replays import note as note_replayed
 
-__all__ = ["Apply", "GameStore", "WouldWaitError", "quit_move"]
+__all__ = ["Apply", "Database", "GameStore", "WouldWaitError", "quit_move"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
 Apply = Callable[[Game, Player], Move]
 """One engine move by a player: a drop or a quit."""
+
+
+@dataclass(frozen=True)
+class Database:
+    """Which database a store writes, as the store itself says (the move feed follows it)."""
+
+    kind: Literal["sqlite", "postgresql"]
+    where: str
+    """The SQLite file's path, or the PostgreSQL URL."""
+    read_only: bool
 
 
 class WouldWaitError(Exception):
@@ -119,6 +130,10 @@ class GameStore:
                 (nothing was stored); or whatever the call itself raises.
         """
         raise WouldWaitError("this store has no calls on the event loop")
+
+    def database(self) -> Database | None:
+        """The database this store writes; None when this process alone writes it (no feed)."""
+        return None
 
     async def close_on_loop(self) -> None:
         """Close what :meth:`call_on_loop` opened on the event loop (before :meth:`close`)."""
