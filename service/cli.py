@@ -1,271 +1,43 @@
 """The service's command line: ``python -m connect_four.service [--host H] [--port P] [--db FILE_OR_URL]``.
 
-Also the ``connect-four-service`` command's entry point (:func:`main`).
+Also the ``connect-four-service`` command's entry point (:func:`main`). The
+settings are :class:`connect_four.service.settings.Settings`'s; serving is
+:mod:`connect_four.service.serving`'s. Importing this module needs no extra.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
-import socket
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-try:
-    import uvicorn
+from .install_hint import install_command
 
-    from .client_limits import ClientLedger, TrustedProxies
-    from .errors import StorageError
-    from .guards import GuardedHttpToolsProtocol, guarded_protocol
-    from .limits import (
-        HEADER_TIMEOUT,
-        KEEP_ALIVE_TIMEOUT,
-        MAX_CLIENT_CONNECTIONS,
-        MAX_CLIENT_WAITS,
-        MAX_CONNECTIONS,
-        WINNER_WAITING,
-    )
-    from .main import create_app
-    from .push_server import WakingServer, raise_open_files, settle_memory
-    from .rate_limits import OFF, Rates, parse_rate
-    from .redaction import scrub
-    from .storage import DB_ENVIRONMENT, DEFAULT_DB, is_postgres_url
-    from .winner_pool import AnalysisPool, ComputerPool, WinnerPool
-except ModuleNotFoundError as missing:
-    # Installed without the extra (`pip install connect-four`): say what to
-    # install in one line instead of a traceback.
-    from .install_hint import install_command
-
-    print(
-        f"connect-four-service: {missing.name} is not installed; the web service "
-        f"needs the service extra: {install_command('service')}",
-        file=sys.stderr,
-    )
-    sys.exit(1)
-
-
-TRUSTED_PROXIES_ENVIRONMENT = "CONNECT_FOUR_TRUSTED_PROXIES"
-"""The environment variable naming the trusted proxies when ``--trusted-proxy`` is not given."""
+if TYPE_CHECKING:
+    from .settings import Settings
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Parse the options and serve until interrupted.
+    """Parse the flags and the environment, then serve until interrupted.
 
-    A database file that cannot be opened ends the program at once: one
-    line on stderr, exit status 1. This is also the ``connect-four-service``
-    command's entry point.
+    Installed without the service extra, say what to install in one line
+    (exit status 1) instead of a traceback.
     """
-    parser = argparse.ArgumentParser(
-        prog="python -m connect_four.service",
-        description="Serve the drop-token game API and the board winner check.",
-    )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8080, help="port to listen on (8080)")
-    parser.add_argument(
-        "--fd",
-        type=int,
-        metavar="N",
-        help="serve on the listening socket inherited as file descriptor N instead "
-        "(socket activation; host and port are then the socket's)",
-    )
-    parser.add_argument(
-        "--db",
-        default=os.environ.get(DB_ENVIRONMENT) or DEFAULT_DB,
-        metavar="FILE_OR_URL",
-        help="SQLite database file, or postgresql://user@host:port/dbname to share games "
-        f"between processes and machines (${DB_ENVIRONMENT}, else {DEFAULT_DB})",
-    )
-    parser.add_argument(
-        "--max-db-pages",
-        type=int,
-        metavar="N",
-        help="cap an SQLite database at N pages of 4 KiB; beyond, writes answer 503 storage_full",
-    )
-    parser.add_argument(
-        "--read-only",
-        action="store_true",
-        help="serve the games but refuse every change with 503 storage_read_only",
-    )
-    parser.add_argument(
-        "--body-timeout",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="seconds a request may take to send its body (10)",
-    )
-    parser.add_argument(
-        "--header-timeout",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="seconds a connection may take to send a request's headers (10)",
-    )
-    parser.add_argument(
-        "--winner-queue",
-        type=int,
-        default=WINNER_WAITING,
-        metavar="N",
-        help=f"winner checks that may wait for the worker; more are 503 ({WINNER_WAITING})",
-    )
-    parser.add_argument("--no-access-log", action="store_true", help="do not log each request")
-    parser.add_argument(
-        "--max-connections",
-        type=int,
-        default=MAX_CONNECTIONS,
-        metavar="N",
-        help="connections and requests at once, waiting ones included; more are 503 "
-        f"({MAX_CONNECTIONS}; the open-files limit is raised to fit when it can be)",
-    )
-    _add_rate_options(parser)
-    parser.add_argument(
-        "--max-client-connections",
-        type=int,
-        default=MAX_CLIENT_CONNECTIONS,
-        metavar="N",
-        help="connections one client address may hold at once, a trusted proxy's excepted; "
-        f"more are 429 ({MAX_CLIENT_CONNECTIONS})",
-    )
-    parser.add_argument(
-        "--max-client-waits",
-        type=int,
-        default=MAX_CLIENT_WAITS,
-        metavar="N",
-        help="long polls (?wait=) one client address may have waiting at once; more are 429 "
-        f"({MAX_CLIENT_WAITS})",
-    )
-    parser.add_argument(
-        "--trusted-proxy",
-        default=os.environ.get(TRUSTED_PROXIES_ENVIRONMENT, ""),
-        metavar="ADDR[,ADDR...]",
-        help="proxies (addresses or networks) whose X-Forwarded-For names the client; "
-        f"none by default: the header is ignored (${TRUSTED_PROXIES_ENVIRONMENT})",
-    )
-    args = parser.parse_args(argv)
-    if args.max_db_pages is not None and is_postgres_url(args.db):
-        parser.error("--max-db-pages applies to SQLite files only")
+    serve = _serve()
+    from .settings import Settings
+
+    serve(Settings.from_command_line(argv))
+
+
+def _serve() -> Callable[[Settings], None]:
+    """What serves, or the end of the program when the service extra is missing."""
     try:
-        trusted = TrustedProxies.parse(args.trusted_proxy)
-    except ValueError as error:
-        parser.error(f"--trusted-proxy: {error}")
-    options = {} if args.body_timeout is None else {"body_timeout": args.body_timeout}
-    pool = WinnerPool(waiting=args.winner_queue)
-    try:
-        app = create_app(
-            args.db,
-            max_db_pages=args.max_db_pages,
-            read_only=args.read_only,
-            winner_pool=pool,
-            analysis_pool=AnalysisPool(),
-            computer_pool=ComputerPool(),
-            rates=Rates(
-                games=args.rate_games,
-                moves=args.rate_moves,
-                analysis=args.rate_analysis,
-                computer=args.rate_computer,
-                replays=args.rate_replays,
-            ),
-            max_client_waits=args.max_client_waits,
-            **options,
-        )
-    except StorageError as error:
-        # The error names the database, its secrets masked; scrubbed again
-        # for any the driver's own words may quote.
+        from . import serving
+    except ModuleNotFoundError as missing:
         print(
-            f"python -m connect_four.service: cannot open the database: {scrub(str(error), args.db)}",
+            f"connect-four-service: {missing.name} is not installed; the web service "
+            f"needs the service extra: {install_command('service')}",
             file=sys.stderr,
         )
         sys.exit(1)
-    ledger = ClientLedger(
-        raise_open_files(args.max_connections), args.max_client_connections, trusted
-    )
-    protocol = guarded_protocol(ledger, args.header_timeout or HEADER_TIMEOUT)
-    settle_memory()
-    try:
-        _serve(app, args.host, args.port, args.fd, not args.no_access_log, protocol, trusted)
-    finally:
-        pool.close()
-
-
-RATE_ENVIRONMENT = "CONNECT_FOUR_RATE_{}"
-"""The environment variable of each kind's rate (``CONNECT_FOUR_RATE_MOVES``), read when
-its option is not given."""
-
-
-def _add_rate_options(parser: argparse.ArgumentParser) -> None:
-    """``--rate-games`` and the others: each kind's rate per client address, or ``off``."""
-    defaults = Rates()
-    what = {
-        "games": "games one client address may create",
-        "moves": "moves and quits one client address may post",
-        "analysis": "POST /analysis one client address may ask",
-        "computer": "POST /computer_move one client address may ask",
-        "replays": "stored moves one client address may make the server replay "
-        "(games that had left its cache)",
-    }
-    for kind, text in what.items():
-        variable = RATE_ENVIRONMENT.format(kind.upper())
-        parser.add_argument(
-            f"--rate-{kind}",
-            type=_rate,
-            default=os.environ.get(variable) or getattr(defaults, kind),  # checked by type
-            metavar="RATE",
-            help=f"{text}, e.g. 100/minute or 10/second;300/hour, or {OFF}; more are 429 "
-            f"(${variable}, else {getattr(defaults, kind)})",
-        )
-
-
-def _rate(text: str) -> str:
-    """A rate option's value, checked (argparse's ``type``)."""
-    try:
-        parse_rate(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is no rate: write N/second, N/minute, N/hour (';' between several) or {OFF}"
-        ) from None
-    return text
-
-
-def _serve(
-    app: object,
-    host: str,
-    port: int,
-    fd: int | None,
-    access_log: bool,
-    protocol: type[GuardedHttpToolsProtocol],
-    trusted: TrustedProxies,
-) -> None:
-    """uvicorn with the service's limits on connections, headers and idle time.
-
-    The protocol counts the connections (its ledger), in place of uvicorn's
-    ``limit_concurrency``; X-Forwarded-For is read from ``trusted`` proxies only.
-    """
-    config = uvicorn.Config(
-        app,  # type: ignore[arg-type]
-        host=host,
-        port=port,
-        access_log=access_log,
-        http=protocol,
-        timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
-        proxy_headers=bool(trusted.networks),
-        forwarded_allow_ips=trusted.names() or None,
-    )
-    # Waiting requests answer at once when the server stops, instead of
-    # holding the shutdown for up to their whole wait.
-    server = WakingServer(config, app.state.events)  # type: ignore[attr-defined]
-    try:
-        server.run(sockets=None if fd is None else [inherited_listener(fd)])
-    except KeyboardInterrupt:
-        pass  # As uvicorn.run: a second Ctrl-C while stopping ends quietly.
-    if not server.started:
-        sys.exit(3)  # uvicorn.run's status when the server could not start
-
-
-def inherited_listener(fd: int) -> socket.socket:
-    """The listening socket handed over as descriptor ``fd`` (``--fd``), as what it really is.
-
-    uvicorn's own ``fd`` option wraps any descriptor as a Unix socket. asyncio
-    turns Nagle's algorithm off only on connections it knows as TCP, so each
-    response's body then waited for the client's delayed acknowledgement of
-    its headers: 40 ms more per answer, measured in a browser. Python reads
-    the family and protocol off the descriptor itself.
-    """
-    return socket.socket(fileno=fd)
+    return serving.serve

@@ -18,6 +18,7 @@ names no path, host or secret.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from fastapi import FastAPI, Request
@@ -92,13 +93,16 @@ class ErrorAnswer:
     """How one kind of error is answered: status, API code, and headers.
 
     ``detail``, when set, replaces the error's own text (which a client
-    must not see: the failure of the server itself).
+    must not see: the failure of the server itself); ``words``, when set,
+    rewords it (the storage knows no HTTP header names).
     """
 
     status: int
     code: str
     headers: tuple[tuple[str, str], ...] = ()
     detail: str | None = None
+    words: Callable[[Exception], str] | None = None
+    """The error's sentence in the API's terms, when its own text is in storage's."""
 
 
 _RETRY_STORAGE = (("Retry-After", "5"),)
@@ -112,6 +116,16 @@ def _storage(code: str, what: str) -> ErrorAnswer:
         code,
         _RETRY_STORAGE,
         detail=f"{what}; the request changed nothing: try again after Retry-After seconds",
+    )
+
+
+def _key_reused(error: Exception) -> str:
+    """An :class:`IdempotencyKeyReusedError` in the API's terms: the header that carried the key."""
+    if not isinstance(error, IdempotencyKeyReusedError):
+        return str(error)
+    return (
+        f"Idempotency-Key {error.key!r} was sent with another request: move {error.move} "
+        f"of game {error.game_id!r}"
     )
 
 
@@ -150,7 +164,7 @@ ERRORS: dict[type[Exception], ErrorAnswer] = {
     GameDoneError: ErrorAnswer(410, "game_done"),
     TokenRequiredError: ErrorAnswer(401, "token_required", (("WWW-Authenticate", "Bearer"),)),
     TokenRejectedError: ErrorAnswer(403, "token_rejected"),
-    IdempotencyKeyReusedError: ErrorAnswer(422, "idempotency_key_reused"),
+    IdempotencyKeyReusedError: ErrorAnswer(422, "idempotency_key_reused", words=_key_reused),
     WinnerBusyError: ErrorAnswer(503, "winner_check_busy", (("Retry-After", "1"),)),
     AnalysisBusyError: ErrorAnswer(503, "analysis_busy", (("Retry-After", "1"),)),
     ComputerBusyError: ErrorAnswer(503, "computer_busy", (("Retry-After", "1"),)),
@@ -232,6 +246,8 @@ async def answer_error(request: Request, error: Exception) -> JSONResponse:
         headers["Retry-After"] = str(error.retry_after)
     if answer.detail is not None:
         detail = answer.detail
+    elif answer.words is not None:
+        detail = answer.words(error)
     elif isinstance(error, RequestValidationError):
         detail = describe(
             error.errors(), request.scope.get("endpoint"), request.headers.get("content-type", "")

@@ -84,7 +84,15 @@ class TokenRejectedError(ServiceError):
 
 
 class IdempotencyKeyReusedError(ServiceError):
-    """An ``Idempotency-Key`` already names another move of this game."""
+    """A retry key already names another move of this game (the API words it, HTTP header and all)."""
+
+    def __init__(self, key: str, game_id: str, move: int) -> None:
+        super().__init__(
+            f"retry key {key!r} names another request: move {move} of game {game_id!r}"
+        )
+        self.key = key
+        self.game_id = game_id
+        self.move = move
 
 
 class WinnerBusyError(ServiceError):

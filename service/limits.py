@@ -2,6 +2,9 @@
 schema and the README state the same numbers.
 
 Each bounds what one request can cost the server, however it is crafted.
+Those an operator may change are the defaults of
+:class:`connect_four.service.settings.Settings` (a flag and an environment
+variable each).
 """
 
 from __future__ import annotations

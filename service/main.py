@@ -27,6 +27,7 @@ from .openapi import describe_limits, install_openapi
 from .rate_limits import RateLimiter, Rates
 from .response_headers import AnswerHeaders
 from .routers import analysis, api_docs, computer, drop_token, page, winner
+from .settings import Settings
 from .storage import DEFAULT_DB, open_store
 from .trailing_slash import ServeWithoutTrailingSlash
 from .winner_pool import (
@@ -53,8 +54,14 @@ def create_app(
     computer_pool: ComputerPool | None = None,
     rates: Rates | None = None,
     max_client_waits: int = MAX_CLIENT_WAITS,
+    settings: Settings | None = None,
 ) -> FastAPI:
     """The app, its games stored in ``db``: a ``postgresql://`` URL or an SQLite file.
+
+    ``settings``, when given, is the service's settings whole (the command
+    line's): its database, limits and rates replace ``db``, ``max_db_pages``,
+    ``read_only``, ``body_timeout``, ``rates`` and ``max_client_waits``, which
+    remain for a caller (a test) that sets one or two.
 
     An SQLite file is created if missing; a PostgreSQL database must exist
     (the service creates or migrates its tables).
@@ -71,8 +78,25 @@ def create_app(
 
     Raises:
         StorageError: the database cannot be opened as the service's database.
+        SettingsError: the settings contradict each other.
     """
-    store = open_store(db, max_db_pages=max_db_pages, read_only=read_only)
+    if settings is None:
+        rates = rates or Rates()
+        settings = Settings(
+            db=os.fspath(db),
+            max_db_pages=max_db_pages,
+            read_only=read_only,
+            body_timeout=body_timeout,
+            max_client_waits=max_client_waits,
+            rate_games=rates.games,
+            rate_moves=rates.moves,
+            rate_analysis=rates.analysis,
+            rate_computer=rates.computer,
+            rate_replays=rates.replays,
+        )
+    store = open_store(
+        settings.db, max_db_pages=settings.max_db_pages, read_only=settings.read_only
+    )
     # Waiting requests (GET .../moves?wait=), woken by this process's moves
     # and, through the database, by the other processes'.
     events = EventHub()
@@ -94,7 +118,7 @@ def create_app(
     app = FastAPI(
         title="Connect Four service",
         summary="The drop-token game API and a winner check for board strings.",
-        description=describe_limits(max_body_bytes, body_timeout),
+        description=describe_limits(max_body_bytes, settings.body_timeout),
         version=__version__,  # the one version of the project (connect_four.engine.__version__)
         lifespan=lifespan,
         # FastAPI's pages load Swagger UI and ReDoc from a CDN: /docs is
@@ -104,9 +128,9 @@ def create_app(
     )
     # What the dependencies hand the routes (service/dependencies.py).
     app.state.store = store
-    app.state.rate_limiter = RateLimiter(rates or Rates())
+    app.state.rate_limiter = RateLimiter(settings.rates())
     app.state.events = events
-    app.state.waits = WaitLedger(max_client_waits)
+    app.state.waits = WaitLedger(settings.max_client_waits)
     app.state.winner_pool = winner_pool or shared_pool()
     app.state.analysis_pool = analysis_pool or shared_analysis_pool()
     app.state.computer_pool = computer_pool or shared_computer_pool()
@@ -117,9 +141,9 @@ def create_app(
     app.include_router(page.router)
     app.include_router(api_docs.router)
     install_error_handler(app)
-    app.add_middleware(RequestLimits, max_bytes=max_body_bytes, timeout=body_timeout)
+    app.add_middleware(RequestLimits, max_bytes=max_body_bytes, timeout=settings.body_timeout)
     app.add_middleware(ServeWithoutTrailingSlash)
     # Outermost: every answer of the app gets its headers, errors of the guards included.
     app.add_middleware(AnswerHeaders)
-    install_openapi(app, max_body_bytes, body_timeout)
+    install_openapi(app, max_body_bytes, settings.body_timeout)
     return app

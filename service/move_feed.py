@@ -81,13 +81,12 @@ class _NoFeed:
 
 def open_feed(store: GameStore, hub: EventHub) -> MoveFeed:
     """The feed for ``store``'s database: LISTEN on PostgreSQL, a polled log on SQLite."""
-    url = getattr(store, "url", None)
-    if isinstance(url, str):
-        return PostgresMoveFeed(url, hub, read_only=bool(getattr(store, "read_only", False)))
-    path = getattr(store, "path", None)
-    if isinstance(path, str):
-        return SqliteMoveFeed(path, hub, read_only=bool(getattr(store, "read_only", False)))
-    return _NoFeed()
+    database = store.database()
+    if database is None:
+        return _NoFeed()
+    if database.kind == "postgresql":
+        return PostgresMoveFeed(database.where, hub, read_only=database.read_only)
+    return SqliteMoveFeed(database.where, hub, read_only=database.read_only)
 
 
 # --- SQLite -------------------------------------------------------------------

@@ -59,7 +59,7 @@ from .errors import (
 from .loop_connections import ConnectionBroken, LoopConnections, Row
 from .records import CreatedGame, GameRecord, check_game_id
 from .redaction import redacted, scrub
-from .repository import Apply, GameStore, WouldWaitError, quit_move
+from .repository import Apply, Database, GameStore, WouldWaitError, quit_move
 
 __all__ = ["POOL_SIZE", "PostgresGameStore"]
 
@@ -317,6 +317,10 @@ class PostgresGameStore(GameStore):
             self._pool.putconn(connection)
             raise
         return connection
+
+    def database(self) -> Database:
+        """This PostgreSQL database, for the move feed."""
+        return Database("postgresql", self.url, self.read_only)
 
     def close(self) -> None:
         """Close the pools' connections."""

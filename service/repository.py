@@ -29,7 +29,8 @@ import json
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any, ParamSpec, TypeVar
+from dataclasses import dataclass
+from typing import Any, Literal, ParamSpec, TypeVar
 
 from connect_four.engine import (
     EngineError,
@@ -50,7 +51,6 @@ from .errors import (
     IdempotencyKeyReusedError,
     MoveNotFoundError,
 )
-from .limits import MAX_PAGE
 from .records import (
     CreatedGame,
     GameRecord,
@@ -63,13 +63,23 @@ from .records import (
 )
 from .replays import note as note_replayed
 
-__all__ = ["Apply", "GameStore", "WouldWaitError", "quit_move"]
+__all__ = ["Apply", "Database", "GameStore", "WouldWaitError", "quit_move"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
 Apply = Callable[[Game, Player], Move]
 """One engine move by a player: a drop or a quit."""
+
+
+@dataclass(frozen=True)
+class Database:
+    """Which database a store writes, as the store itself says (the move feed follows it)."""
+
+    kind: Literal["sqlite", "postgresql"]
+    where: str
+    """The SQLite file's path, or the PostgreSQL URL."""
+    read_only: bool
 
 
 class WouldWaitError(Exception):
@@ -120,6 +130,10 @@ class GameStore:
                 (nothing was stored); or whatever the call itself raises.
         """
         raise WouldWaitError("this store has no calls on the event loop")
+
+    def database(self) -> Database | None:
+        """The database this store writes; None when this process alone writes it (no feed)."""
+        return None
 
     async def close_on_loop(self) -> None:
         """Close what :meth:`call_on_loop` opened on the event loop (before :meth:`close`)."""
@@ -239,9 +253,7 @@ class GameStore:
             rows = connection.execute(self._SELECT_IN_PROGRESS)
             return [game_id for (game_id,) in rows]
 
-    def in_progress_page(
-        self, *, after: int = 0, limit: int = MAX_PAGE
-    ) -> tuple[list[str], int | None]:
+    def in_progress_page(self, *, after: int, limit: int) -> tuple[list[str], int | None]:
         """At most ``limit`` ids of games in progress after position ``after``, oldest first.
 
         Positions are the games' places in the order they were created; the
@@ -354,7 +366,7 @@ class GameStore:
         """Drop ``player_id``'s marker into ``column``; return the move number.
 
         ``token`` is the player's, for a game created with tokens. ``key``,
-        an Idempotency-Key: if this game already has a move stored with it,
+        a retry key: if this game already has a move stored with it,
         by this player into this column, its number is returned again and
         nothing is stored.
 
@@ -413,10 +425,7 @@ class GameStore:
                     ).fetchone()
                     if done is not None:
                         if (done[1], done[2]) != (player, column):
-                            raise IdempotencyKeyReusedError(
-                                f"Idempotency-Key {key!r} was sent with another request: move "
-                                f"{done[0]} of game {game_id!r}"
-                            )
+                            raise IdempotencyKeyReusedError(key, game_id, int(done[0]))
                         return int(done[0])
                 game = self._caught_up(connection, record, count, entry)
                 try:

@@ -41,7 +41,7 @@ from .errors import (
     StorageReadOnlyError,
     StorageReplacedError,
 )
-from .repository import GameStore, WouldWaitError
+from .repository import Database, GameStore, WouldWaitError
 
 __all__ = ["PAGE_SIZE", "TRANSACTION_PAGES", "SqliteGameStore", "disk_bound"]
 
@@ -392,6 +392,10 @@ class SqliteGameStore(GameStore):
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             raise
+
+    def database(self) -> Database:
+        """This SQLite file, for the move feed."""
+        return Database("sqlite", self.path, self.read_only)
 
     def close(self) -> None:
         """Close every connection the store opened (its checkpoints' thread first)."""

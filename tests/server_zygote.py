@@ -384,7 +384,7 @@ def _close_all_but(keep: set[int]) -> None:
 if __name__ == "__main__":
     # As ``python -m`` has it: the working folder first on the path, not tests/.
     sys.path[0] = os.getcwd()
-    import connect_four.service.cli  # noqa: F401  (what every server imports, once)
+    import connect_four.service.serving  # noqa: F401  (what every server imports, once)
 
     # Frozen before any fork: a child's settle_memory() then collects only what
     # the child made, not all the zygote imported (a server's CPU: 75 ms -> 53 ms).

@@ -149,6 +149,8 @@ def test_a_key_reused_for_another_move_is_422(client: AppClient) -> None:
     )
     response = client.post(f"/drop_token/{game_id}/p2", json={"column": 2}, headers=headers)
     assert_error(response, 422, "idempotency_key_reused")
+    # Worded in the API's terms by the error table: the storage knows no header.
+    assert response.json()["detail"].startswith("Idempotency-Key 'k' was sent with another request")
     response = client.post(f"/drop_token/{game_id}/p1", json={"column": 3}, headers=headers)
     assert_error(response, 422, "idempotency_key_reused")
     assert_error(

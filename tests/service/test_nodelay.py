@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import socket
 
-from connect_four.service.cli import inherited_listener
+from connect_four.service.serving import inherited_listener
 from server_support import listening_socket
 
 
