@@ -60,6 +60,18 @@ def _origin(url: str) -> str:
     return f"{address.scheme}://{address.netloc}" if address.scheme in ("http", "https") else ""
 
 
+CLOCK_CALLS = (
+    "install",
+    "fast_forward",
+    "pause_at",
+    "resume",
+    "run_for",
+    "set_fixed_time",
+    "set_system_time",
+)
+"""Playwright's clock calls; any of them leaves the context's clock changed for good."""
+
+
 class ContextPool:
     """Lends new pages in browser contexts kept from test to test, one page per context at a time."""
 
@@ -71,6 +83,8 @@ class ContextPool:
         self._key: dict[BrowserContext, str] = {}
         self._visited: dict[BrowserContext, set[str]] = {}
         self._own_listeners: dict[BrowserContext, dict[str, int]] = {}
+        self._clocked: set[BrowserContext] = set()
+        """Contexts whose clock a test set: Playwright's clock is the whole context's, for good."""
         self._earlier_origins: set[str] = set()
 
     def lend(self, width: int, height: int, **options: Any) -> Page:
@@ -112,11 +126,12 @@ class ContextPool:
         self._idle.clear()
 
     def _reusable(self, context: BrowserContext) -> bool:
-        """Open, listened to by nobody but the pool, its requests not routed."""
+        """Open, listened to by nobody but the pool, its requests not routed, its clock the real one."""
         return (
             not context.is_closed()
             and _listeners(context) == self._own_listeners[context]
             and not context._impl_obj._routes
+            and context not in self._clocked
         )
 
     def _next_page(self, context: BrowserContext) -> Page:
@@ -146,10 +161,29 @@ class ContextPool:
         context.on("page", lambda page: page.on("framenavigated", note_origin))
         self._key[context] = key
         self._own_listeners[context] = _listeners(context)
+        self._watch_clock(context)
         return context
+
+    def _watch_clock(self, context: BrowserContext) -> None:
+        """Note a context whose clock a test installs or moves (``page.clock`` is the context's).
+
+        A fake clock stays in the context and every page it opens later: a
+        later test's timers would never fire. Playwright cannot uninstall it,
+        so such a context is never lent again.
+        """
+        clock = context._impl_obj.clock
+        for name in CLOCK_CALLS:
+            call = getattr(clock, name)
+
+            async def noted(*args: Any, _call: Any = call, **kwargs: Any) -> Any:
+                self._clocked.add(context)
+                return await _call(*args, **kwargs)
+
+            setattr(clock, name, noted)
 
     def _forget(self, context: BrowserContext) -> None:
         del self._key[context], self._visited[context], self._own_listeners[context]
+        self._clocked.discard(context)
 
 
 @contextlib.contextmanager

@@ -195,6 +195,19 @@ def test_a_context_a_test_listened_to_routed_or_closed_is_not_lent_again(
     context_pool.give_back(last)
 
 
+def test_a_context_whose_clock_a_test_set_is_not_lent_again(context_pool: ContextPool) -> None:
+    """Playwright's clock is the context's and stays: the next test's timers would never fire."""
+    clocked = context_pool.lend(800, 600)
+    clocked.clock.install()
+    clocked.clock.pause_at(clocked.evaluate("Date.now()") / 1000 + 60)
+    context_pool.give_back(clocked)
+    after = context_pool.lend(800, 600)
+    assert after.context is not clocked.context and clocked.context.is_closed()
+    # Its timers run on the real clock: a 10 ms timeout fires.
+    assert after.evaluate("() => new Promise((done) => setTimeout(() => done(true), 10))")
+    context_pool.give_back(after)
+
+
 def test_pages_of_other_options_come_from_other_contexts(context_pool: ContextPool) -> None:
     plain = context_pool.lend(800, 600)
     context_pool.give_back(plain)
