@@ -137,3 +137,38 @@ def test_a_service_that_refuses_wait_is_asked_at_a_slow_pace(
     polls = [url for url in asked if "/moves?" in url]
     assert "wait=" in polls[0]
     assert polls[1:] and not any("wait=" in url for url in polls[1:])
+
+
+COUNT_LEFT_LISTENERS = """async () => {
+    const { sleep } = await import("/static/follow.js");
+    const left = new Set();
+    const watched = (target) => {
+        const [add, remove] = [target.addEventListener, target.removeEventListener];
+        target.addEventListener = (type, listener, options) => {
+            left.add(listener);
+            add.call(target, type, listener, options);
+        };
+        target.removeEventListener = (type, listener, options) => {
+            left.delete(listener);
+            remove.call(target, type, listener, options);
+        };
+        return target;
+    };
+    const signal = watched(new AbortController().signal), wake = watched(new EventTarget());
+    for (let pause = 0; pause < 20; pause++) await sleep(0, signal, wake);
+    const woken = sleep(60_000, signal, wake);
+    wake.dispatchEvent(new Event("wake"));
+    await woken;
+    return left.size;
+}"""
+"""Pauses the follower's way (follow.js's sleep) on one signal; how many listeners stay."""
+
+
+def test_the_followers_pauses_leave_no_listener_behind(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    # A game followed for hours pauses thousands of times on one AbortSignal.
+    page = new_page()
+    page.goto(service + "/")
+    expect(page.locator("#home")).to_be_visible()
+    assert page.evaluate(COUNT_LEFT_LISTENERS) == 0
