@@ -141,15 +141,17 @@ def test_a_service_that_refuses_wait_is_asked_at_a_slow_pace(
 
 COUNT_LEFT_LISTENERS = """async () => {
     const { sleep } = await import("/static/follow.js");
-    const left = new Set();
+    const left = [];
     const watched = (target) => {
+        const listeners = new Set();
+        left.push(listeners);
         const [add, remove] = [target.addEventListener, target.removeEventListener];
         target.addEventListener = (type, listener, options) => {
-            left.add(listener);
+            listeners.add(listener);
             add.call(target, type, listener, options);
         };
         target.removeEventListener = (type, listener, options) => {
-            left.delete(listener);
+            listeners.delete(listener);
             remove.call(target, type, listener, options);
         };
         return target;
@@ -159,9 +161,9 @@ COUNT_LEFT_LISTENERS = """async () => {
     const woken = sleep(60_000, signal, wake);
     wake.dispatchEvent(new Event("wake"));
     await woken;
-    return left.size;
+    return left.map((listeners) => listeners.size);
 }"""
-"""Pauses the follower's way (follow.js's sleep) on one signal; how many listeners stay."""
+"""Pauses as the follower pauses (follow.js's sleep); the listeners left on the signal and on `wake`."""
 
 
 def test_the_followers_pauses_leave_no_listener_behind(
@@ -171,4 +173,4 @@ def test_the_followers_pauses_leave_no_listener_behind(
     page = new_page()
     page.goto(service + "/")
     expect(page.locator("#home")).to_be_visible()
-    assert page.evaluate(COUNT_LEFT_LISTENERS) == 0
+    assert page.evaluate(COUNT_LEFT_LISTENERS) == [0, 0]
