@@ -2,42 +2,22 @@
 // and see every column's score from POST /analysis (exact, or an estimate marked ≈).
 
 import { fragment, NEW_GAME } from "./address.js";
-import { isAbort, messageOf, Refused, request, Unreachable } from "./api.js";
+import { isAbort, messageOf, Refused, request } from "./api.js";
 import { Board, COLOURS, MARKERS, replayText } from "./board.js";
 import { MAX_ANALYSIS_SIZE } from "./limits.js";
+import { bestScore, scoreWords, showScores } from "./scores.js";
 import { $, announce, clearNotice, moveList, notice, setActions, setStatus, showView } from "./ui.js";
 
-/** @typedef {{column: number, score: number | null, exact: boolean, outlook?: string}} Score  one column's, as POST /analysis answers */
+/** @typedef {import("./scores.js").Score} Score */
 /** @typedef {{line: number[], at: number, moves: number[]}} Dropped  a line's moves that a move replaced */
 
 const UNAVAILABLE = "Analysis unavailable: this service does not score positions (yet).";
-
-// An estimate may come as a number, or (score null) as an outlook word: "likely win", "unclear"…
-/** @type {Record<string, string>} */
-const OUTLOOK_MARKS = { "likely win": "+", "likely loss": "-", unclear: "?" };
-/** @type {Record<string, number>} */
-const OUTLOOK_RANKS = { "likely win": 0.5, "likely loss": -0.5 };
-
-export function scoreText(/** @type {Score} */ { score, exact, outlook }) {
-  if (score === null || score === undefined) return `≈${OUTLOOK_MARKS[outlook ?? ""] ?? "?"}`;
-  const signed = score > 0 ? `+${score}` : `${score}`;
-  return exact ? signed : `≈${signed}`;
-}
-
-function scoreWords(/** @type {Score} */ { score, exact, outlook }) {
-  if (score === null || score === undefined) return `estimate: ${outlook ?? "unclear"}`;
-  if (!exact) return `estimate ${score > 0 ? "+" : ""}${score}`;
-  return score > 0 ? `score +${score}, a win` : score < 0 ? `score ${score}, a loss` : "score 0, a draw";
-}
-
-// A number to compare columns by: the score, or ±0.5 for an outlook word.
-const rank = (/** @type {Score} */ { score, outlook }) => score ?? OUTLOOK_RANKS[outlook ?? ""] ?? 0;
 
 export class AnalysisView {
   /**
    * Reads the address (#analysis=&r=&c=&moves=&at=, and x=&o= for a review); start() shows it.
    * @param {URLSearchParams} params
-   * @param {import("./board.js").BoardView} boardView
+   * @param {import("./board_view.js").BoardView} boardView
    */
   constructor(params, boardView) {
     this.params = params;
@@ -203,20 +183,8 @@ export class AnalysisView {
       });
       /** @type {Score[]} */
       const scores = answer.scores;
-      const byColumn = new Map(scores.map((entry) => [entry.column, entry]));
-      row.replaceChildren(
-        ...Array.from({ length: this.columns }, (_, column) => {
-          const cell = document.createElement("span");
-          const entry = byColumn.get(column);
-          cell.textContent = entry ? scoreText(entry) : "";
-          cell.className =
-            "score" +
-            (entry ? (rank(entry) > 0 ? " good" : rank(entry) < 0 ? " bad" : " even") : "") +
-            (entry && !entry.exact ? " estimate" : "");
-          return cell;
-        }),
-      );
-      const best = scores.reduce((a, b) => (rank(b) > rank(a) ? b : a), scores[0]);
+      showScores(row, this.columns, scores);
+      const best = bestScore(scores);
       $("analysis-note").textContent = best
         ? `Best for ${this.who(board.toMove)}: column ${best.column} (${scoreWords(best)}).` +
           (scores.some((entry) => !entry.exact) ? " ≈ marks an estimate." : "")
@@ -226,28 +194,14 @@ export class AnalysisView {
       if (isAbort(error)) return;
       if (error instanceof Refused && error.status === 404) {
         $("analysis-note").textContent = UNAVAILABLE;
-      } else if (error instanceof Unreachable) {
-        $("analysis-note").textContent = "Analysis failed: the service cannot be reached.";
-        notice("The analysis failed: the service cannot be reached.", [
-          {
-            label: "Try again",
-            run: () => {
-              clearNotice();
-              this.score(board);
-            },
-          },
-        ]);
       } else {
+        // Unreachable's message says so: "the service cannot be reached".
         $("analysis-note").textContent = `Analysis failed: ${messageOf(error)}.`;
-        notice(`The analysis failed: ${messageOf(error)}.`, [
-          {
-            label: "Try again",
-            run: () => {
-              clearNotice();
-              this.score(board);
-            },
-          },
-        ]);
+        const retry = () => {
+          clearNotice();
+          this.score(board);
+        };
+        notice(`The analysis failed: ${messageOf(error)}.`, [{ label: "Try again", run: retry }]);
       }
     }
   }

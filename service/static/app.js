@@ -1,7 +1,7 @@
 // The page: one view at a time, chosen by the address's fragment (#game=…, #computer=…, …).
 
 import { AnalysisView } from "./analysis.js";
-import { BoardView } from "./board.js";
+import { BoardView } from "./board_view.js";
 import { ComputerGame } from "./computer_game.js";
 import { listenToHome, showHome } from "./home.js";
 import { listenToCopy } from "./invite.js";

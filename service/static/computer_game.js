@@ -38,7 +38,7 @@ export class ComputerGame extends PlayedGame {
   /**
    * Reads the address's side; start() reads the rest and plays.
    * @param {URLSearchParams} params
-   * @param {import("./board.js").BoardView} boardView
+   * @param {import("./board_view.js").BoardView} boardView
    */
   constructor(params, boardView) {
     super(boardView);

@@ -17,7 +17,7 @@ export class LiveGame extends PlayedGame {
   /**
    * Reads the address (#game=ID&me=NAME&t=TOKEN, or #watch=ID); start() shows the game.
    * @param {URLSearchParams} params
-   * @param {import("./board.js").BoardView} boardView
+   * @param {import("./board_view.js").BoardView} boardView
    * @param {() => void} reload  shows the address's view afresh
    */
   constructor(params, boardView, reload) {

@@ -5,7 +5,7 @@ import { COLOURS, MARKERS } from "./board.js";
 import { $, announce, moveList, setActions, setStatus, showView } from "./ui.js";
 
 /** @typedef {import("./board.js").Board} Board */
-/** @typedef {import("./board.js").BoardView} BoardView */
+/** @typedef {import("./board_view.js").BoardView} BoardView */
 /** @typedef {import("./ui.js").Action} Action */
 
 // A page that could not show what its address asks for shows only its notice: no board, no
