@@ -157,10 +157,12 @@ COUNT_LEFT_LISTENERS = """async () => {
         return target;
     };
     const signal = watched(new AbortController().signal), wake = watched(new EventTarget());
-    for (let pause = 0; pause < 20; pause++) await sleep(0, signal, wake);
-    const woken = sleep(60_000, signal, wake);
-    wake.dispatchEvent(new Event("wake"));
-    await woken;
+    // Each pause ends by `wake`, not by its timer: a page in the background runs timers late.
+    for (let pause = 0; pause < 20; pause++) {
+        const paused = sleep(60_000, signal, wake);
+        wake.dispatchEvent(new Event("wake"));
+        await paused;
+    }
     return left.map((listeners) => listeners.size);
 }"""
 """Pauses as the follower pauses (follow.js's sleep); the listeners left on the signal and on `wake`."""
