@@ -12,7 +12,8 @@ const games = JSON.parse(readFileSync(0, "utf8"));
 const answers = games.map(({ rows, columns, connect, moves }) => {
   try {
     const board = Board.replay(rows, columns, moves, connect);
-    const cells = [...new Set(board.line)].sort((a, b) => a - b)
+    const cells = [...new Set(board.line)]
+      .sort((a, b) => a - b)
       .map((index) => [Math.floor(index / columns), index % columns]);
     return { winner: board.winner, cells, over: board.over };
   } catch (error) {

@@ -10,5 +10,5 @@ window.SwaggerUIBundle({
   deepLinking: true,
   showExtensions: true,
   showCommonExtensions: true,
-  validatorUrl: null,   // never send the document to swagger.io's validator
+  validatorUrl: null, // never send the document to swagger.io's validator
 });

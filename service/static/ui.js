@@ -2,79 +2,105 @@
 
 import { MARKERS } from "./board.js";
 
-export const $ = (id) => document.getElementById(id);
+/** @typedef {{label: string, run: () => void}} Action  a button: its words, and what it does */
+
+/**
+ * The page's element with this id, checked to be of the kind the caller uses.
+ * @template {HTMLElement} [T=HTMLElement]
+ * @param {string} id
+ * @param {new () => T} [kind]
+ * @returns {T}
+ */
+export function $(id, kind) {
+  const element = document.getElementById(id);
+  if (!(element instanceof (kind ?? HTMLElement)))
+    throw new TypeError(`the page has no ${kind?.name ?? "element"} #${id}`);
+  return /** @type {T} */ (element);
+}
 
 // `id` null shows no view: a page that could not load says only why, in its notice.
-export function showView(id, withBoard) {
-  for (const section of document.querySelectorAll(".view")) section.hidden = section.id !== id;
+export function showView(/** @type {string | null} */ id, /** @type {boolean} */ withBoard) {
+  for (const section of document.querySelectorAll(".view")) {
+    if (section instanceof HTMLElement) section.hidden = section.id !== id;
+  }
   $("board-area").hidden = !withBoard;
   $("steps").hidden = id !== "analysis";
   $("scores").hidden = id !== "analysis";
   $("analysis-note").hidden = id !== "analysis";
   $("step-line").textContent = "";
-  $("keys").textContent = "Keys: digits drop in a column, ← → choose one, Enter drops"
-    + (id === "analysis" ? "; ↓ ↑ step back and forward." : ".");
+  $("keys").textContent =
+    "Keys: digits drop in a column, ← → choose one, Enter drops" +
+    (id === "analysis" ? "; ↓ ↑ step back and forward." : ".");
   setActions([]);
 }
 
 // The tab's title says it too, for whoever switches back to the page.
-export function setStatus(text) {
+export function setStatus(/** @type {string} */ text) {
   $("status").textContent = text;
   document.title = text ? `${text} · Connect Four` : "Connect Four";
 }
 
-// Says a sentence about what went wrong, with buttons for the ways on.
-export function notice(text, actions) {
-  $("notice-text").textContent = text;
-  fillActions($("notice-actions"), actions);
-  $("notice").hidden = false;
+// Two boxes say what went wrong, each with buttons for the ways on: "notice" (what a person
+// did or asked for) and "trouble" (the connection's own: a live game's move list out of reach).
+// Trouble never hides what a move's notice says, and its recovery never clears that notice.
+
+/**
+ * @param {"notice" | "trouble"} box
+ * @param {string} text
+ * @param {Action[]} actions
+ */
+function say(box, text, actions) {
+  $(`${box}-text`).textContent = text;
+  fillActions($(`${box}-actions`), actions);
+  $(box).hidden = false;
 }
 
-export function clearNotice() {
-  $("notice").hidden = true;
-  $("notice-text").textContent = "";
-  $("notice-actions").replaceChildren();
+function unsay(/** @type {"notice" | "trouble"} */ box) {
+  $(box).hidden = true;
+  $(`${box}-text`).textContent = "";
+  $(`${box}-actions`).replaceChildren();
 }
 
-// The connection's own trouble (a live game's move list out of reach) has a box of its own:
-// it never hides what a move's notice says, and its recovery never clears that notice.
-export function trouble(text, actions) {
-  $("trouble-text").textContent = text;
-  fillActions($("trouble-actions"), actions);
-  $("trouble").hidden = false;
-}
+export const notice = (/** @type {string} */ text, /** @type {Action[]} */ actions) => say("notice", text, actions);
+export const clearNotice = () => unsay("notice");
+export const trouble = (/** @type {string} */ text, /** @type {Action[]} */ actions) => say("trouble", text, actions);
+export const clearTrouble = () => unsay("trouble");
 
-export function clearTrouble() {
-  $("trouble").hidden = true;
-  $("trouble-text").textContent = "";
-  $("trouble-actions").replaceChildren();
-}
+export const setActions = (/** @type {Action[]} */ actions) => fillActions($("game-actions"), actions);
 
-export function setActions(actions) { fillActions($("game-actions"), actions); }
-
-function fillActions(root, actions) {
-  root.replaceChildren(...actions.map(({ label, run }) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = label;
-    button.addEventListener("click", run);
-    return button;
-  }));
+function fillActions(/** @type {HTMLElement} */ root, /** @type {Action[]} */ actions) {
+  root.replaceChildren(
+    ...actions.map(({ label, run }) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = label;
+      button.addEventListener("click", run);
+      return button;
+    }),
+  );
 }
 
 // Screen readers hear every sentence said in one turn of the page, together.
 let fresh = true;
-export function announce(text) {
+export function announce(/** @type {string} */ text) {
   const live = $("live");
   live.textContent = fresh ? text : `${live.textContent} ${text}`;
   if (fresh) {
     fresh = false;
-    setTimeout(() => { fresh = true; }, 0);
+    setTimeout(() => {
+      fresh = true;
+    }, 0);
   }
 }
 
-// The numbered move list; `at` (analysis) marks the moves past the shown position, and
-// `pick(count)`, when given, makes each move a button that shows the position after it.
+/**
+ * The numbered move list; `at` (analysis) marks the moves past the shown position, and
+ * `pick(count)`, when given, makes each move a button that shows the position after it.
+ * @param {string[] | null} names
+ * @param {import("./board.js").Entry[]} entries
+ * @param {number} [at]
+ * @param {((count: number) => void) | null} [pick]
+ */
 export function moveList(names, entries, at = entries.length, pick = null) {
   const items = entries.map((entry, index) => {
     const item = document.createElement("li");

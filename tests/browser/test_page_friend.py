@@ -85,6 +85,24 @@ def test_the_creator_keeps_the_invite_until_the_friend_has_moved(
     expect(bob.locator("#invite")).to_be_hidden()  # the friend never sees an invite
 
 
+@pytest.mark.parametrize("garbage", ["{not json", '{"friend": 1}', "null", "[]"])
+def test_a_corrupted_invite_in_the_browser_is_dropped_and_the_game_plays_on(
+    new_page: Callable[..., Page], service: str, garbage: str
+) -> None:
+    ann = new_page()
+    create_game(ann, service, "ann", "bob")
+    key = f"c4.invite.{fragment_of(ann.url)['game']}"
+    ann.evaluate("([key, value]) => localStorage.setItem(key, value)", [key, garbage])
+    ann.reload()
+    expect(status(ann)).to_have_text("Your turn: you are X (red).")
+    expect(ann.locator("#notice")).to_be_hidden()
+    expect(ann.locator("#invite")).to_be_hidden()  # nothing to show: no link, no command
+    assert ann.evaluate("(key) => localStorage.getItem(key)", key) is None  # never read again
+    drop(ann, 3)
+    wait_for_discs(ann, 1)
+    expect(status(ann)).to_have_text("bob's turn (O, yellow): waiting for their move…")
+
+
 def test_a_link_with_a_wrong_or_no_token_never_replaces_a_good_one(
     new_page: Callable[..., Page], service: str
 ) -> None:

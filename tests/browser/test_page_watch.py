@@ -137,3 +137,42 @@ def test_a_service_that_refuses_wait_is_asked_at_a_slow_pace(
     polls = [url for url in asked if "/moves?" in url]
     assert "wait=" in polls[0]
     assert polls[1:] and not any("wait=" in url for url in polls[1:])
+
+
+COUNT_LEFT_LISTENERS = """async () => {
+    const { sleep } = await import("/static/follow.js");
+    const left = [];
+    const watched = (target) => {
+        const listeners = new Set();
+        left.push(listeners);
+        const [add, remove] = [target.addEventListener, target.removeEventListener];
+        target.addEventListener = (type, listener, options) => {
+            listeners.add(listener);
+            add.call(target, type, listener, options);
+        };
+        target.removeEventListener = (type, listener, options) => {
+            listeners.delete(listener);
+            remove.call(target, type, listener, options);
+        };
+        return target;
+    };
+    const signal = watched(new AbortController().signal), wake = watched(new EventTarget());
+    // Each pause ends by `wake`, not by its timer: a page in the background runs timers late.
+    for (let pause = 0; pause < 20; pause++) {
+        const paused = sleep(60_000, signal, wake);
+        wake.dispatchEvent(new Event("wake"));
+        await paused;
+    }
+    return left.map((listeners) => listeners.size);
+}"""
+"""Pauses as the follower pauses (follow.js's sleep); the listeners left on the signal and on `wake`."""
+
+
+def test_the_followers_pauses_leave_no_listener_behind(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    # A game followed for hours pauses thousands of times on one AbortSignal.
+    page = new_page()
+    page.goto(service + "/")
+    expect(page.locator("#home")).to_be_visible()
+    assert page.evaluate(COUNT_LEFT_LISTENERS) == [0, 0]

@@ -1,0 +1,102 @@
+// The home view: four forms, each of which leads to an address (a new game on the service, a
+// game against the computer, a game to watch or join, the analysis board).
+
+import { fragment } from "./address.js";
+import { request } from "./api.js";
+import { LEVELS, SIZES } from "./choices.js";
+import { failed } from "./failure.js";
+import { keepInvite } from "./invite.js";
+import { store, tokenKey } from "./storage.js";
+import { $, clearNotice, notice, setStatus, showView } from "./ui.js";
+
+export function showHome() {
+  $("title").textContent = "Play a friend or the computer, watch a game, study a position.";
+  setStatus("");
+  showView("home", false);
+}
+
+/** The value of the form's control `name` (a field, a list, a group of radio buttons). */
+function field(/** @type {HTMLFormElement} */ form, /** @type {string} */ name) {
+  const control = form.elements.namedItem(name);
+  if (control instanceof RadioNodeList || control instanceof HTMLInputElement || control instanceof HTMLSelectElement) {
+    return control.value;
+  }
+  throw new TypeError(`the form #${form.id} has no field ${name}`);
+}
+
+const sizeOf = (/** @type {HTMLFormElement} */ form) => field(form, "size").split("x").map(Number);
+
+/**
+ * Runs `onSubmit(form)` in place of the form `id`'s own submission.
+ * @param {string} id
+ * @param {(form: HTMLFormElement) => void} onSubmit
+ */
+function onSubmit(id, onSubmit) {
+  const form = $(id, HTMLFormElement);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    onSubmit(form);
+  });
+}
+
+function fillChoices() {
+  for (const select of document.querySelectorAll("select.sizes")) {
+    for (const [rows, columns, text] of SIZES) select.append(new Option(text, `${rows}x${columns}`));
+  }
+  const levels = $("levels", HTMLSelectElement);
+  for (const [level, text] of Object.entries(LEVELS)) levels.append(new Option(text, level));
+  levels.value = "3";
+}
+
+/** Creates a game between two people on the service; keeps the creator's token and invite. */
+function createGame(/** @type {HTMLFormElement} */ form) {
+  const me = field(form, "me").trim();
+  const friend = field(form, "friend").trim();
+  if (!me || !friend || me === friend) {
+    notice("The two players need two different names.", []);
+    return;
+  }
+  const [rows, columns] = sizeOf(form);
+  const players = field(form, "first") === "me" ? [me, friend] : [friend, me];
+  const create = async () => {
+    clearNotice();
+    try {
+      const created = await request("POST", "/drop_token", { body: { players, rows, columns, tokens: true } });
+      const gameId = created.gameId;
+      store(tokenKey(gameId, me), created.tokens[me]);
+      keepInvite({ gameId, friend, token: created.tokens[friend], rows, columns });
+      location.hash = fragment({ game: gameId, me });
+    } catch (error) {
+      failed(error, "The game could not be created", create);
+    }
+  };
+  create();
+}
+
+// A game id, a page link, or the join command a terminal (or this page) printed.
+function openGame(/** @type {HTMLFormElement} */ form) {
+  const text = field(form, "game").trim();
+  const link = text.match(/#((?:game|watch)=.*)$/);
+  const joined = text.match(/\/drop_token\/([0-9A-Za-z]+)\/([^\s/'"]+)/);
+  const token = text.match(/(?:CONNECT_FOUR_TOKEN=|--token\s+)(\S+)/);
+  if (link) location.hash = link[1];
+  else if (joined && token) {
+    location.hash = fragment({ game: joined[1], me: decodeURIComponent(joined[2]), t: token[1] });
+  } else if (joined) location.hash = fragment({ watch: joined[1] });
+  else location.hash = fragment({ watch: text });
+}
+
+/** Fills the forms' choices and listens to them. */
+export function listenToHome() {
+  fillChoices();
+  onSubmit("friend-form", createGame);
+  onSubmit("computer-form", (form) => {
+    const [r, c] = sizeOf(form);
+    location.hash = fragment({ computer: field(form, "level"), r, c, you: field(form, "you"), moves: "" });
+  });
+  onSubmit("watch-form", openGame);
+  onSubmit("analysis-form", (form) => {
+    const [r, c] = sizeOf(form);
+    location.hash = fragment({ analysis: "", r, c, moves: field(form, "moves").trim() });
+  });
+}

@@ -1,0 +1,281 @@
+// A game on the service: played (a player's token known) or watched.
+// Player names are other people's input: they only ever reach the page as text (textContent).
+
+import { fragment, NEW_GAME, reviewAction } from "./address.js";
+import { gamePath, isAbort, messageOf, newKey, playerPath, Refused, request, Unreachable } from "./api.js";
+import { Board, COLOURS, describeMove, MARKERS } from "./board.js";
+import { failed } from "./failure.js";
+import { follow } from "./follow.js";
+import { foldInvite, hideInvite, keptInvite, showInvite } from "./invite.js";
+import { PlayedGame, playersHeading, showNothing } from "./played_game.js";
+import { chooseToken } from "./player_token.js";
+import { $, announce, clearNotice, clearTrouble, notice, setStatus, showView, trouble } from "./ui.js";
+
+/** @typedef {import("./follow.js").MoveEntry} MoveEntry */
+
+export class LiveGame extends PlayedGame {
+  /**
+   * Reads the address (#game=ID&me=NAME&t=TOKEN, or #watch=ID); start() shows the game.
+   * @param {URLSearchParams} params
+   * @param {import("./board_view.js").BoardView} boardView
+   * @param {() => void} reload  shows the address's view afresh
+   */
+  constructor(params, boardView, reload) {
+    super(boardView);
+    this.reload = reload;
+    this.gameId = params.get("game") ?? params.get("watch");
+    this.me = params.get("game") !== null ? params.get("me") : null;
+    this.offered = this.me !== null ? params.get("t") : null;
+    /** @type {string | null} */
+    this.token = null;
+    // Fired to end a retry's pause at once: the network is back, the tab has the focus.
+    this.wake = new EventTarget();
+    this.confirmingQuit = false;
+    this.invite = false;
+    this.inviteFolded = false;
+  }
+
+  start() {
+    for (const name of ["online", "focus"]) {
+      window.addEventListener(name, () => this.rouse(), { signal: this.abort.signal });
+    }
+    showNothing(this.boardView);
+    if (!this.gameId) {
+      notice("This link names no game: it needs a game id after “=”.", [NEW_GAME]);
+      return;
+    }
+    if (this.offered) {
+      // The token stays in this browser, out of the address bar, its history and bookmarks.
+      history.replaceState(null, "", fragment({ game: this.gameId, me: this.me ?? "" }));
+    }
+    this.load(this.gameId);
+  }
+
+  rouse() {
+    this.wake.dispatchEvent(new Event("wake"));
+  }
+
+  /** @param {string} gameId */
+  async load(gameId) {
+    const signal = this.abort.signal;
+    showView("play", true);
+    setStatus("Loading the game…");
+    try {
+      const [state, list] = await Promise.all([
+        request("GET", gamePath(gameId), { signal }),
+        request("GET", `${gamePath(gameId)}/moves`, { signal }),
+      ]);
+      this.names = state.players;
+      const board = new Board(state.rows, state.columns);
+      this.board = board;
+      this.side = this.me === null ? -1 : this.names.indexOf(this.me);
+      if (this.me !== null && this.side < 0) {
+        notice(`This game has no player called “${this.me}”: you are watching it.`, [NEW_GAME]);
+      }
+      if (this.names.length !== 2) {
+        showNothing(this.boardView);
+        notice("This page shows games of two players only.", [NEW_GAME]);
+        return;
+      }
+      this.apply(list.moves, 0, false);
+      if (this.me !== null && this.side >= 0 && !board.over) {
+        const choice = await chooseToken({ gameId, player: this.me, columns: board.columns, signal }, this.offered);
+        this.token = choice.token;
+        if (!choice.plays) this.side = -1;
+      }
+      playersHeading(this.names, this.side);
+      this.showInvite(gameId);
+      this.draw();
+      if (board.over) this.finish();
+      else this.follow(gameId);
+    } catch (error) {
+      if (isAbort(error)) return;
+      showNothing(this.boardView);
+      if (error instanceof Refused && error.code === "game_not_found") {
+        notice("There is no game with this id on this service.", [NEW_GAME]);
+      } else {
+        failed(error, "The game could not be loaded", () => {
+          clearNotice();
+          this.load(gameId);
+        });
+      }
+    }
+  }
+
+  // The creator's invite stays until the friend has moved (the page's sign that they joined),
+  // folded away then, and can be opened again until the game ends.
+  /** @param {string} gameId */
+  showInvite(gameId) {
+    const invite = this.side >= 0 ? keptInvite(gameId) : null;
+    this.invite = Boolean(invite);
+    this.inviteFolded = this.friendMoved;
+    showInvite(this.board.over ? null : invite, this.friendMoved);
+    $("watch-line").textContent = `Anyone can watch at ${location.origin}/#watch=${gameId}`;
+  }
+
+  get friendMoved() {
+    return this.board.entries.some((entry) => entry.player !== this.side);
+  }
+
+  /** @param {string} gameId */
+  follow(gameId) {
+    follow(
+      gameId,
+      () => this.board.entries.length,
+      (entries, start) => {
+        this.apply(entries, start, true);
+        this.draw();
+        if (this.board.over) this.finish();
+        return this.board.over;
+      },
+      (failure) => {
+        if (!failure) clearTrouble();
+        else if (failure instanceof Refused && failure.code === "game_not_found") {
+          trouble("This game is no longer on the service.", [NEW_GAME]);
+        } else {
+          trouble(
+            failure instanceof Unreachable
+              ? "The service cannot be reached; trying again…"
+              : `The service has trouble (${messageOf(failure)}); trying again…`,
+            [{ label: "Retry now", run: () => this.rouse() }],
+          );
+        }
+      },
+      this.abort.signal,
+      this.wake,
+    );
+  }
+
+  /**
+   * Plays the move list's entries from number `start` on that this copy does not have yet.
+   * @param {MoveEntry[]} entries
+   * @param {number} start
+   * @param {boolean} speak  whether to say them (they are news, not the game as loaded)
+   */
+  apply(entries, start, speak) {
+    const board = this.board;
+    entries.forEach((entry, offset) => {
+      if (start + offset < board.entries.length || board.over) return;
+      if (entry.type === "QUIT") board.quit(this.names.indexOf(entry.player));
+      else board.play(Number(entry.column));
+      const last = board.entries.at(-1);
+      if (speak && last) announce(`${describeMove(this.names, last)}.`);
+    });
+    if (speak && !board.over) announce(this.turnText());
+    if (this.invite && this.friendMoved && !this.inviteFolded) {
+      this.inviteFolded = true;
+      foldInvite();
+    }
+    if (this.invite && board.over) hideInvite();
+  }
+
+  turnText() {
+    const next = this.board.toMove;
+    if (next === this.side) return this.yourTurnText();
+    return (
+      `${this.names[next]}'s turn (${MARKERS[next]}, ${COLOURS[next]})` +
+      (this.side >= 0 ? ": waiting for their move…" : ".")
+    );
+  }
+
+  draw() {
+    super.draw();
+    if (!this.board.over) setStatus(this.turnText());
+  }
+
+  actions() {
+    const actions = [];
+    if (this.board.over) actions.push(reviewAction(this.board, this.names));
+    else if (this.side >= 0 && this.confirmingQuit) {
+      const other = this.names[1 - this.side];
+      actions.push(
+        { label: `Yes, quit: ${other} wins`, run: () => this.quit() },
+        { label: "No, keep playing", run: () => this.askQuit(false) },
+      );
+    } else if (this.side >= 0) actions.push({ label: "Quit this game", run: () => this.askQuit(true) });
+    if (!this.confirmingQuit || this.board.over) actions.push(NEW_GAME);
+    return actions;
+  }
+
+  // Quitting ends the game for both: one click asks, a second one quits.
+  askQuit(/** @type {boolean} */ asking) {
+    this.confirmingQuit = asking;
+    this.draw();
+    if (asking) {
+      announce(`Quit this game? ${this.names[1 - this.side]} would win.`);
+      const button = $("game-actions").querySelector("button:last-child");
+      if (button instanceof HTMLButtonElement) button.focus();
+    }
+  }
+
+  /** @param {number} column */
+  async drop(column) {
+    if (!this.myTurn || !this.board.canPlay(column) || !this.gameId || this.me === null) return;
+    const [gameId, me] = [this.gameId, this.me];
+    const key = newKey();
+    const send = async () => {
+      this.busy = true;
+      clearNotice();
+      try {
+        const answer = await request("POST", playerPath(gameId, me), {
+          body: { column },
+          token: this.token,
+          key,
+          signal: this.abort.signal,
+        });
+        const number = Number(answer.move.split("/").at(-1));
+        this.busy = false;
+        this.apply([{ type: "MOVE", player: me, column }], number, true);
+        this.rouse(); // the service is back: so is the move list
+      } catch (error) {
+        this.busy = false;
+        if (error instanceof Unreachable) {
+          notice("Your move could not be sent: the service cannot be reached.", [
+            { label: "Try again", run: send },
+            NEW_GAME,
+          ]);
+        } else if (error instanceof Refused && (error.status === 401 || error.status === 403)) {
+          notice(
+            `Your move was refused: this browser does not hold ${me}'s secret token. ` +
+              `Open the whole invite link that whoever created the game sent you.`,
+            [NEW_GAME],
+          );
+        } else if (!isAbort(error)) {
+          notice(`Your move was refused: ${messageOf(error)}.`, [
+            { label: "Reload the game", run: this.reload },
+            NEW_GAME,
+          ]);
+        }
+      }
+      this.draw();
+      if (this.board.over) this.finish();
+    };
+    this.draw();
+    await send();
+  }
+
+  async quit() {
+    this.confirmingQuit = false;
+    this.draw();
+    if (!this.gameId || this.me === null) return;
+    try {
+      await request("DELETE", playerPath(this.gameId, this.me), {
+        token: this.token,
+        key: newKey(),
+        signal: this.abort.signal,
+      });
+    } catch (error) {
+      failed(error, "You could not quit", () => this.quit());
+    }
+  }
+
+  endText() {
+    const { winner, quitter } = this.board;
+    if (quitter !== null && winner !== null) {
+      if (quitter === this.side) return "You quit the game.";
+      return `${this.names[quitter]} quit the game: ${winner === this.side ? "you win" : `${this.names[winner]} wins`}.`;
+    }
+    if (winner === null) return "Game over: the board is full, a draw.";
+    return winner === this.side ? "Game over: you win!" : `Game over: ${this.names[winner]} (${MARKERS[winner]}) wins.`;
+  }
+}
