@@ -74,7 +74,9 @@ def _all_paths() -> list[Path]:
     found = []
     for folder, dirs, files in os.walk(ROOT):
         dirs[:] = [
-            d for d in dirs if d not in {".git", "build", "dist"} and not d.startswith(".venv")
+            d
+            for d in dirs
+            if d not in {".git", "build", "dist", "node_modules"} and not d.startswith(".venv")
         ]
         found += [Path(folder, name) for name in dirs + files]
     return found
