@@ -100,7 +100,14 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ROOT,
         source,
         ignore=shutil.ignore_patterns(
-            ".git", ".venv", "build", "*.egg-info", "__pycache__", "*.so", ".*_cache"
+            ".git",
+            ".venv",
+            "build",
+            "node_modules",
+            "*.egg-info",
+            "__pycache__",
+            "*.so",
+            ".*_cache",
         ),
     )
     wheels = base / "wheels"
