@@ -60,9 +60,7 @@ class Proxied:
 def proxied(postgres_cluster: Cluster) -> Iterator[Proxied]:
     database = postgres_cluster.empty_database(f"proxy_{os.environ.get('PYTEST_XDIST_WORKER')}")
     options = ("--trusted-proxy", PROXY_SOURCE)
-    servers = [
-        LoggingServer(database, options, capture_output=True) for _ in range(2)
-    ]
+    servers = [LoggingServer(database, options, capture_output=True) for _ in range(2)]
     for server in servers:
         server.start()
     try:
