@@ -42,9 +42,7 @@ import multiprocessing
 import os
 import random
 import resource
-import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Coroutine
@@ -52,6 +50,8 @@ from dataclasses import dataclass, field
 from multiprocessing.synchronize import Event
 from pathlib import Path
 from typing import Any
+
+from bench.service_process import start_service
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 
@@ -82,28 +82,8 @@ def raise_open_files(needed: int) -> int:
 
 
 def start_server(db: Path) -> tuple[subprocess.Popen[bytes], int]:
-    """The service on a free port of 127.0.0.1, its socket bound here and handed over."""
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    listener.bind((HONEST, 0))
-    listener.listen(4096)
-    port: int = listener.getsockname()[1]
-    command = [sys.executable, "-m", "connect_four.service", "--fd", str(listener.fileno())]
-    process = subprocess.Popen(
-        [*command, "--db", str(db), "--no-access-log"],
-        cwd=REPOSITORY,
-        pass_fds=(listener.fileno(),),
-    )
-    listener.close()
-    for _ in range(600):
-        if process.poll() is not None:
-            raise SystemExit(f"the server exited with {process.returncode}")
-        try:
-            if request(port, "GET", "/drop_token")[0] == 200:
-                return process, port
-        except OSError:
-            time.sleep(0.05)
-    process.kill()
-    raise SystemExit("the server did not start")
+    """The service on a free port of 127.0.0.1, with its default limits."""
+    return start_service(db)
 
 
 def request(port: int, method: str, path: str, body: object = None) -> tuple[int, Any]:

@@ -37,7 +37,6 @@ import json
 import multiprocessing
 import os
 import resource
-import socket
 import subprocess
 import sys
 import tempfile
@@ -46,6 +45,8 @@ from dataclasses import dataclass
 from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
 from typing import Any
+
+from bench.service_process import start_service
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 WAIT = 300
@@ -150,47 +151,22 @@ def resident_mb(pid: int) -> float:
 
 
 def start_server(db: str, connections: int) -> tuple[subprocess.Popen[bytes], int]:
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(4096)
-    port: int = listener.getsockname()[1]
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "connect_four.service",
-            "--fd",
-            str(listener.fileno()),
-            "--db",
-            db,
-            "--no-access-log",
-            # Every client of the bench is 127.0.0.1: no per-client rate (issue 33).
-            "--rate-games",
-            "off",
-            "--rate-moves",
-            "off",
-            "--max-connections",
-            str(connections),
-            # Every waiter connects from 127.0.0.1: one address, given all the room.
-            "--max-client-connections",
-            str(connections),
-            "--max-client-waits",
-            str(connections),
-        ],
-        cwd=REPOSITORY,
-        pass_fds=(listener.fileno(),),
+    """The service with room for ``connections`` waiters, all from 127.0.0.1."""
+    return start_service(
+        db,
+        # Every client of the bench is 127.0.0.1: no per-client rate (issue 33).
+        "--rate-games",
+        "off",
+        "--rate-moves",
+        "off",
+        "--max-connections",
+        str(connections),
+        # Every waiter connects from 127.0.0.1: one address, given all the room.
+        "--max-client-connections",
+        str(connections),
+        "--max-client-waits",
+        str(connections),
     )
-    listener.close()
-    for _ in range(600):
-        if process.poll() is not None:
-            raise SystemExit(f"the server exited with {process.returncode}")
-        try:
-            request("GET", port, "/drop_token")
-            return process, port
-        except OSError:
-            time.sleep(0.05)
-    process.kill()
-    raise SystemExit("the server did not start")
 
 
 def request(method: str, port: int, path: str, body: object = None) -> Any:
