@@ -21,16 +21,15 @@ from fastapi import APIRouter, HTTPException
 from fastapi.responses import Response
 
 from ..schemas import error_responses
-from .page import STATIC_FILES
+from .page import CONTENT_SECURITY_POLICY, STATIC_FILES, page_headers
 
 __all__ = ["DOCS_CONTENT_SECURITY_POLICY", "SWAGGER_UI_FILES", "router"]
 
-DOCS_CONTENT_SECURITY_POLICY = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; "
-    "frame-ancestors 'none'"
+DOCS_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+    "img-src 'self';", "img-src 'self' data:;"
 )
 """The browser page's policy (routers/page.py), and images from ``data:`` URLs."""
+assert DOCS_CONTENT_SECURITY_POLICY != CONTENT_SECURITY_POLICY, "the page's img-src moved"
 
 SWAGGER_UI_FILES = {
     "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
@@ -38,13 +37,7 @@ SWAGGER_UI_FILES = {
 }
 """The files of Swagger UI that ``/docs`` loads, by name, with their media types."""
 
-_HEADERS = {
-    "Content-Security-Policy": DOCS_CONTENT_SECURITY_POLICY,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    # A new version of the service (or of fastapi-offline) serves new files at once.
-    "Cache-Control": "no-cache",
-}
+_HEADERS = page_headers(DOCS_CONTENT_SECURITY_POLICY)
 
 router = APIRouter(tags=["docs"])
 

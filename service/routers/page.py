@@ -18,7 +18,7 @@ from fastapi.responses import Response
 from .. import limits
 from ..schemas import error_responses
 
-__all__ = ["CONTENT_SECURITY_POLICY", "PAGE_LIMITS", "STATIC_FILES", "router"]
+__all__ = ["CONTENT_SECURITY_POLICY", "PAGE_LIMITS", "STATIC_FILES", "page_headers", "router"]
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -56,13 +56,19 @@ STATIC_FILES: dict[str, tuple[bytes, str]] = {
 """Every file of the page, by name, read (or, for ``limits.js``, made) once at
 import: its bytes and media type."""
 
-_HEADERS = {
-    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    # A new version of the service serves a new page at once.
-    "Cache-Control": "no-cache",
-}
+
+def page_headers(policy: str) -> dict[str, str]:
+    """The headers of every file of the service's pages, under ``policy``."""
+    return {
+        "Content-Security-Policy": policy,
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+        # A new version of the service serves a new page at once.
+        "Cache-Control": "no-cache",
+    }
+
+
+_HEADERS = page_headers(CONTENT_SECURITY_POLICY)
 
 router = APIRouter(tags=["page"])
 
