@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import os
-import re
 import runpy
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
+# The dialog format is read in one place, tools/dialogs.py (the release check reads it too).
+from tools.dialogs import dialog_inputs as dialog_inputs
+from tools.dialogs import harness_transcript as harness_transcript
+from tools.dialogs import piped_transcript as piped_transcript
+
 ROOT = Path(__file__).resolve().parent.parent
 CONNECT = ROOT / "connect.py"
 TEST_FILES = ROOT / "test_files"
-
-_INPUT = re.compile(r"<<(.*?)>>\n", re.DOTALL)
-_TYPED = re.compile(r"<<(.*?)>>", re.DOTALL)
 
 
 def read_dialog(path: Path) -> str:
@@ -27,24 +28,6 @@ def read_dialog(path: Path) -> str:
 def dialog_arguments(dialog: Path) -> list[str]:
     """The command-line arguments of an option dialog: its .args file, one a line."""
     return dialog.with_suffix(".args").read_text(encoding="utf-8").split("\n")[:-1]
-
-
-def dialog_inputs(text: str) -> list[str]:
-    """What the player types in a dialog file, in order."""
-    return _INPUT.findall(text)
-
-
-def piped_transcript(text: str) -> str:
-    """A dialog as standard output shows it when the inputs come from a pipe.
-
-    Piped input is not echoed, so each ``<<typed>>`` and its newline vanish.
-    """
-    return _INPUT.sub("", text)
-
-
-def harness_transcript(text: str) -> str:
-    """A dialog as the grader's harness records it: each ``<<typed>>`` echoed in place."""
-    return _TYPED.sub(r"\1", text)
 
 
 def run_piped(stdin: bytes, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:

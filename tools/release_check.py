@@ -37,6 +37,8 @@ from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urljoin, urlsplit
 
+from tools.dialogs import dialog_inputs, piped_transcript
+
 T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -189,8 +191,8 @@ def _check_native(bin_folder: Path, outside: Path) -> None:
 def _check_game(bin_folder: Path, outside: Path) -> None:
     """The installed command plays the assignment's example game byte for byte through a pipe."""
     dialog = DIALOG.read_text(encoding="utf-8")
-    typed = "".join(line + "\n" for line in re.findall(r"<<(.*?)>>\n", dialog, re.DOTALL))
-    expected = re.sub(r"<<(.*?)>>\n", "", dialog, flags=re.DOTALL)
+    typed = "".join(line + "\n" for line in dialog_inputs(dialog))
+    expected = piped_transcript(dialog)
     result = _run(
         [bin_folder / "connect-four"], input=typed.encode(), cwd=outside, env=_outside_environment()
     )
