@@ -81,7 +81,9 @@ class ContextPool:
         self._idle: dict[str, list[Page]] = {}
         """Each kind of context's next pages, each alone in its context, on ``about:blank``."""
         self._key: dict[BrowserContext, str] = {}
-        self._visited: dict[BrowserContext, set[str]] = {}
+        self._visited: dict[Page, set[str]] = {}
+        """The origins each open page went to, noted by the page's own listener: an
+        event a page sends late is never counted for the next test's page."""
         self._own_listeners: dict[BrowserContext, dict[str, int]] = {}
         self._clocked: set[BrowserContext] = set()
         """Contexts whose clock a test set: Playwright's clock is the whole context's, for good."""
@@ -104,8 +106,9 @@ class ContextPool:
         visited: set[str] = set()
         for page in pages:
             context = page.context
-            visited |= self._visited[context]
-            self._visited[context].clear()
+            # The page lent (closed by the test, maybe) and any page it opened (popups).
+            for opened in (page, *context.pages):
+                visited |= self._visited.pop(opened, set())
             if self._reusable(context):
                 self._idle[self._key[context]].append(self._next_page(context))
             else:
@@ -149,16 +152,8 @@ class ContextPool:
     def _new_context(self, key: str, options: dict[str, Any]) -> BrowserContext:
         context = self.browser.new_context(**options)
         context.set_default_timeout(self.timeout_ms)
-        visited: set[str] = set()
-        self._visited[context] = visited
-
-        def note_origin(frame: Frame) -> None:
-            origin = _origin(frame.url)
-            if origin:
-                visited.add(origin)
-
         # Every page of the context: those lent, and those they open (popups).
-        context.on("page", lambda page: page.on("framenavigated", note_origin))
+        context.on("page", self._note_origins)
         self._key[context] = key
         self._own_listeners[context] = _listeners(context)
         self._watch_clock(context)
@@ -181,8 +176,21 @@ class ContextPool:
 
             setattr(clock, name, noted)
 
+    def _note_origins(self, page: Page) -> None:
+        """Note in ``page``'s own set every origin its frames go to."""
+        origins = self._visited.setdefault(page, set())
+
+        def note(frame: Frame) -> None:
+            origin = _origin(frame.url)
+            if origin:
+                origins.add(origin)
+
+        page.on("framenavigated", note)
+
     def _forget(self, context: BrowserContext) -> None:
-        del self._key[context], self._visited[context], self._own_listeners[context]
+        del self._key[context], self._own_listeners[context]
+        for page in context.pages:
+            self._visited.pop(page, None)
         self._clocked.discard(context)
 
 
