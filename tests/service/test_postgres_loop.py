@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 import psycopg
 import pytest
+from loop_support import run_async
 
 from bench.postgres_cluster import Cluster
 from connect_four.engine import NotYourTurnError, Status
@@ -58,10 +59,10 @@ def stores(url: str) -> Iterator[tuple[PostgresGameStore, PostgresGameStore]]:
     second.close()
 
 
-def on_loop(*stores: PostgresGameStore) -> Callable[[Awaitable[T]], T]:
-    """Run a coroutine on a new loop, closing the stores' connections of that loop after."""
+def on_loop(*stores: PostgresGameStore) -> Callable[[Coroutine[Any, Any, T]], T]:
+    """Run a coroutine to its end (loop_support), then close the stores' connections of its loop."""
 
-    def run(work: Awaitable[T]) -> T:
+    def run(work: Coroutine[Any, Any, T]) -> T:
         async def then_close() -> T:
             try:
                 return await work
@@ -69,7 +70,7 @@ def on_loop(*stores: PostgresGameStore) -> Callable[[Awaitable[T]], T]:
                 for store in stores:
                     await store.close_on_loop()
 
-        return asyncio.run(then_close())
+        return run_async(then_close())
 
     return run
 
@@ -194,7 +195,7 @@ def test_the_move_trigger_of_earlier_versions_is_removed(url: str) -> None:
         await feed.start()
         await feed.stop()
 
-    asyncio.run(start_and_stop())
+    run_async(start_and_stop())
     store.close()
     with psycopg.connect(url, autocommit=True) as connection:
         triggers = connection.execute("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")
@@ -230,6 +231,6 @@ def test_statements_beyond_the_connections_wait_their_turn_then_time_out(url: st
         finally:
             await connections.close()
 
-    answers, refused = asyncio.run(use())
+    answers, refused = run_async(use())
     assert [rows[0][1] for rows in answers] == [b"a", b"b", b"c"]
     assert "couldn't get a connection after 0.20 sec" in refused
