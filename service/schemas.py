@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 
 from .limits import MAX_ANALYSIS_SIZE, MAX_NAME_LENGTH, MAX_PLAYERS, MAX_SIZE, MAX_WINNER_SIZE
-from .names import NAME_PATTERN, name_problem
+from .names import DOT_NAMES, NAME_PATTERN, name_problem
 
 __all__ = [
     "MAX_SIZE",
@@ -49,7 +49,7 @@ PlayerName = Annotated[
         examples=["player1"],
         json_schema_extra={
             "pattern": NAME_PATTERN,
-            "not": {"enum": [".", ".."]},
+            "not": {"enum": list(DOT_NAMES)},
             "description": "No '/', no control character, not '.' or '..'; percent-encode it "
             "in a path.",
         },

@@ -1,8 +1,8 @@
 """The browser page at ``/``: its files, from ``service/static``.
 
 The page is plain HTML, CSS and JavaScript modules shipped in the package,
-and one module made from the service's limits (``limits.js``): no build
-step, nothing fetched from elsewhere. Every file is answered with a
+and one module made from the service's and the engine's limits and defaults
+(``limits.js``): no build step, nothing fetched from elsewhere. Every file is answered with a
 Content-Security-Policy that allows scripts, styles, images and requests
 from this service only, and no inline script at all, so a player's name
 that holds markup can never run.
@@ -10,12 +10,18 @@ that holds markup can never run.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import Response
 
+from connect_four.engine import Rules
+from connect_four.engine.solver import LEVELS
+
 from .. import limits
+from ..names import DOT_NAMES, NAME_PATTERN
+from ..records import CONNECT
 from ..schemas import error_responses
 
 __all__ = ["CONTENT_SECURITY_POLICY", "PAGE_LIMITS", "STATIC_FILES", "page_headers", "router"]
@@ -36,15 +42,31 @@ _MEDIA_TYPES = {
 
 _STATIC = Path(__file__).resolve().parents[1] / "static"
 
-PAGE_LIMITS = {"MAX_ANALYSIS_SIZE": limits.MAX_ANALYSIS_SIZE}
-"""The service's limits that the page applies before it asks, by name: the page
-imports them from ``/static/limits.js``, made here, so they are never written twice."""
+_TERMINAL_RULES = Rules()
+"""The terminal game's board (the engine's default rules): its join command needs no size."""
+
+PAGE_LIMITS: dict[str, int | str | list[str] | dict[str, str]] = {
+    "CONNECT": CONNECT,
+    "LEVELS": {str(level): text for level, text in LEVELS.items()},
+    "MAX_SIZE": limits.MAX_SIZE,
+    "MAX_NAME_LENGTH": limits.MAX_NAME_LENGTH,
+    "NAME_PATTERN": NAME_PATTERN,
+    "DOT_NAMES": list(DOT_NAMES),
+    "MIN_COMPUTER_SIZE": limits.MIN_COMPUTER_SIZE,
+    "MAX_COMPUTER_SIZE": limits.MAX_COMPUTER_SIZE,
+    "MAX_ANALYSIS_SIZE": limits.MAX_ANALYSIS_SIZE,
+    "TERMINAL_ROWS": _TERMINAL_RULES.rows,
+    "TERMINAL_COLUMNS": _TERMINAL_RULES.columns,
+}
+"""The service's limits and the engine's defaults that the page applies before it
+asks, by name: the page imports them from ``/static/limits.js``, made here from
+each value's one home, so they are never written twice."""
 
 
 def _limits_module() -> bytes:
-    """``limits.js``: :data:`PAGE_LIMITS` as a JavaScript module."""
-    lines = ["// The service's limits (service/limits.py), made by service/routers/page.py."]
-    lines += [f"export const {name} = {value!r};" for name, value in PAGE_LIMITS.items()]
+    """``limits.js``: :data:`PAGE_LIMITS` as a JavaScript module (each value in JSON)."""
+    lines = ["// The service's limits and the engine's defaults, made by service/routers/page.py."]
+    lines += [f"export const {name} = {json.dumps(value)};" for name, value in PAGE_LIMITS.items()]
     return "\n".join(lines).encode() + b"\n"
 
 

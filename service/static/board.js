@@ -1,7 +1,8 @@
 // The board: a two-player drop-token game replayed from its move list (drawn by board_view.js).
 // The service is the truth; this copy only draws, and tells whose turn it is and who won.
 
-export const CONNECT = 4;
+import { CONNECT } from "./limits.js";
+
 export const MARKERS = ["X", "O"];
 export const COLOURS = ["red", "yellow"];
 
