@@ -19,6 +19,8 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "ERROR_SCHEMA",
     "error_responses",
+    "rate_limited",
+    "pool_busy",
     "ErrorOut",
     "GameCreate",
     "GameCreated",
@@ -88,6 +90,21 @@ def error_responses(**descriptions: str) -> dict[int | str, dict[str, Any]]:
         }
         for name, text in descriptions.items()
     }
+
+
+def rate_limited(asked: str) -> str:
+    """A 429's description: the client address has ``asked`` too much (the rate limits)."""
+    return (
+        f"This client address has {asked} in the last window (rate_limited): try again "
+        "after Retry-After seconds."
+    )
+
+
+def pool_busy(workers: int, what: str, waiting: int, code: str) -> str:
+    """A 503's description: a worker pool's ``workers`` busy and ``waiting`` queued."""
+    return (
+        f"{workers} {what} worker(s) busy and {waiting} waiting ({code}): retry after Retry-After."
+    )
 
 
 # --- Drop token ---------------------------------------------------------------
