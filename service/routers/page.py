@@ -24,7 +24,15 @@ from ..names import DOT_NAMES, NAME_PATTERN
 from ..records import CONNECT
 from ..schemas import error_responses
 
-__all__ = ["CONTENT_SECURITY_POLICY", "PAGE_LIMITS", "STATIC_FILES", "page_headers", "router"]
+__all__ = [
+    "CONTENT_SECURITY_POLICY",
+    "FILE_RESPONSES",
+    "PAGE_LIMITS",
+    "STATIC_FILES",
+    "no_such_file",
+    "page_headers",
+    "router",
+]
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -90,6 +98,16 @@ def page_headers(policy: str) -> dict[str, str]:
     }
 
 
+FILE_RESPONSES = error_responses(e404="No such file.")
+"""The errors of a route that answers one of a page's files by its name."""
+
+
+def no_such_file(page: str, name: str) -> HTTPException:
+    """The error for a file ``page`` does not have, which the app's one handler answers
+    as every unknown path: 404 not_found."""
+    return HTTPException(status_code=404, detail=f"{page} has no file {name!r}")
+
+
 _HEADERS = page_headers(CONTENT_SECURITY_POLICY)
 
 router = APIRouter(tags=["page"])
@@ -106,14 +124,9 @@ def read_page() -> Response:
     return _file("index.html")
 
 
-@router.get(
-    "/static/{name}",
-    include_in_schema=False,
-    responses=error_responses(e404="No such file."),
-)
+@router.get("/static/{name}", include_in_schema=False, responses=FILE_RESPONSES)
 def read_static(name: str) -> Response:
     """One of the page's files (scripts, style sheet, icon)."""
     if name not in STATIC_FILES:
-        # The app's one handler answers it as every unknown path: 404 not_found.
-        raise HTTPException(status_code=404, detail=f"the page has no file {name!r}")
+        raise no_such_file("the page", name)
     return _file(name)
