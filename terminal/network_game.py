@@ -128,7 +128,7 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
         yield from _check_token(client, patience, address, token, rules.columns)
     me = players.index(address.player)
     game = Game(rules)
-    discs = Discs(highlight=settings.highlight, color=settings.color)
+    discs = Discs.of(settings)
     finished = False
     try:
         if settings.joining is not None:
@@ -148,13 +148,8 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
             else:
                 yield Show(f"Waiting for {players[player]} to move... (Ctrl-C quits the game)")
                 news = yield from _wait_for_news(game, client, patience, address.game_id)
-            for entry in news:
-                line = _play_entry(game, players, entry)
-                # The player's own move was typed here: no line repeats it.
-                if entry.column is None or entry.player != address.player:
-                    yield Show(line)
-                if entry.column is None:
-                    quitter = players.index(entry.player)
+            # The player's own move was typed here: no line repeats it.
+            quitter = yield from _play_news(game, players, news, quitter, typed=address.player)
         finished = True
     finally:
         if not finished:
@@ -316,7 +311,7 @@ def _watch(
     if len(players) != 2:
         raise NetworkError(f"game {game_id} is not a game of two players")
     game = Game(_board_of(info, settings, "--watch"))
-    discs = Discs(highlight=settings.highlight, color=settings.color)
+    discs = Discs.of(settings)
     yield from _catch_up(game, players, client, patience, game_id)
     played = len(game.history)
     yield Show(
@@ -331,11 +326,27 @@ def _watch(
             f"Waiting for {players[player]} ({MARKERS[player]}) to move... (Ctrl-C stops watching)"
         )
         news = yield from _wait_for_news(game, client, patience, game_id)
-        for entry in news:
-            yield Show(_play_entry(game, players, entry))
-            if entry.column is None:
-                quitter = players.index(entry.player)
+        quitter = yield from _play_news(game, players, news, quitter)
     yield from _the_end(game, players, quitter, discs, settings)
+
+
+def _play_news(
+    game: Game,
+    players: list[str],
+    news: list[RemoteMove],
+    quitter: int | None,
+    *,
+    typed: str | None = None,
+) -> Conversation[int | None]:
+    """Play the service's news on the local game, a line each (but for the moves of
+    ``typed``, the player at this terminal); return who quit, ``quitter`` if no one did."""
+    for entry in news:
+        line = _play_entry(game, players, entry)
+        if entry.column is None or entry.player != typed:
+            yield Show(line)
+        if entry.column is None:
+            quitter = players.index(entry.player)
+    return quitter
 
 
 def _catch_up(
