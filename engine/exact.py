@@ -171,12 +171,7 @@ class Solver(BudgetedSearch):
 
     def reset(self) -> None:
         """Empty the transposition table and zero the explored count."""
-        for table in (self._table, self._leaf_table):
-            if table is not None:
-                table.clear()
-        if self._native_search is not None:
-            self._native_search.reset()
-        self.explored = 0
+        self._empty_tables(touch=False)
 
     def touch_table(self) -> None:
         """Empty the table by writing all of it: no later search pays to touch its pages.
@@ -185,11 +180,15 @@ class Solver(BudgetedSearch):
         as searches first touch it, which costs up to 90 ms over a solver's
         life; :meth:`reset` alone keeps that lazy.
         """
+        self._empty_tables(touch=True)
+
+    def _empty_tables(self, *, touch: bool) -> None:
+        """Empty every table of the search in use (writing all of it with ``touch``); zero the count."""
         for table in (self._table, self._leaf_table):
             if table is not None:
-                table.touch()
+                (table.touch if touch else table.clear)()
         if self._native_search is not None:
-            self._native_search.touch()
+            (self._native_search.touch if touch else self._native_search.reset)()
         self.explored = 0
 
     # --- Public searches -----------------------------------------------------
