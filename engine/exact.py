@@ -423,18 +423,10 @@ class Solver(BudgetedSearch):
                         children.append((ours.bit_count(), rank, cell, ours))
                         rank -= 1
                 children.sort(reverse=True)
-                for _, _, cell, ours in children:
-                    score = -negamax(opponent, mask | cell, moves + 1, -beta, -alpha, ours)
-                    if score >= beta:
-                        keys[slot] = key
-                        codes[slot] = (score + offset) << 1
-                        return score
-                    if score > alpha:
-                        alpha = score
-            else:
-                child_mask = mask | possible
-                ours = winning_cells(current | possible, child_mask)
-                score = -negamax(opponent, child_mask, moves + 1, -beta, -alpha, ours)
+            else:  # one move: nothing to order
+                children = [(0, 0, possible, winning_cells(current | possible, mask | possible))]
+            for _, _, cell, ours in children:
+                score = -negamax(opponent, mask | cell, moves + 1, -beta, -alpha, ours)
                 if score >= beta:
                     keys[slot] = key
                     codes[slot] = (score + offset) << 1
