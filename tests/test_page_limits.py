@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from connect_four.engine import Rules
+from connect_four.engine.notation import DIGIT_COLUMNS
 from connect_four.engine.solver import LEVELS
 from connect_four.service import limits
 from connect_four.service.names import DOT_NAMES, NAME_PATTERN
@@ -54,6 +55,7 @@ def test_limits_js_holds_the_values_of_their_python_homes() -> None:
         "MAX_ANALYSIS_SIZE": limits.MAX_ANALYSIS_SIZE,
         "TERMINAL_ROWS": Rules().rows,
         "TERMINAL_COLUMNS": Rules().columns,
+        "DIGIT_COLUMNS": DIGIT_COLUMNS,
     }
 
 

@@ -17,6 +17,7 @@ from fastapi import APIRouter, HTTPException
 from fastapi.responses import Response
 
 from connect_four.engine import Rules
+from connect_four.engine.notation import DIGIT_COLUMNS
 from connect_four.engine.solver import LEVELS
 
 from .. import limits
@@ -65,6 +66,7 @@ PAGE_LIMITS: dict[str, int | str | list[str] | dict[str, str]] = {
     "MAX_ANALYSIS_SIZE": limits.MAX_ANALYSIS_SIZE,
     "TERMINAL_ROWS": _TERMINAL_RULES.rows,
     "TERMINAL_COLUMNS": _TERMINAL_RULES.columns,
+    "DIGIT_COLUMNS": DIGIT_COLUMNS,
 }
 """The service's limits and the engine's defaults that the page applies before it
 asks, by name: the page imports them from ``/static/limits.js``, made here from

@@ -12,3 +12,4 @@ export const MAX_COMPUTER_SIZE: number;
 export const MAX_ANALYSIS_SIZE: number;
 export const TERMINAL_ROWS: number;
 export const TERMINAL_COLUMNS: number;
+export const DIGIT_COLUMNS: number;
