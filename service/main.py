@@ -81,20 +81,13 @@ def create_app(
         SettingsError: the settings contradict each other.
     """
     if settings is None:
-        rates = rates or Rates()
         settings = Settings(
             db=os.fspath(db),
             max_db_pages=max_db_pages,
             read_only=read_only,
             body_timeout=body_timeout,
             max_client_waits=max_client_waits,
-            rate_games=rates.games,
-            rate_moves=rates.moves,
-            rate_analysis=rates.analysis,
-            rate_computer=rates.computer,
-            rate_replays=rates.replays,
-            rate_reads=rates.reads,
-        )
+        ).with_rates(rates or Rates())
     store = open_store(
         settings.db, max_db_pages=settings.max_db_pages, read_only=settings.read_only
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from .client_limits import TrustedProxies
@@ -245,14 +245,13 @@ class Settings:
             raise SettingsError(f"--trusted-proxy: {error}") from None
 
     def rates(self) -> Rates:
-        """Each kind's rate per client address (the ``--rate-*`` settings)."""
-        return Rates(
-            games=self.rate_games,
-            moves=self.rate_moves,
-            analysis=self.rate_analysis,
-            computer=self.rate_computer,
-            replays=self.rate_replays,
-            reads=self.rate_reads,
+        """Each kind's rate per client address (the ``--rate-KIND`` settings)."""
+        return Rates(**{kind.name: getattr(self, f"rate_{kind.name}") for kind in fields(Rates)})
+
+    def with_rates(self, rates: Rates) -> Settings:
+        """These settings with ``rates`` as their ``--rate-KIND`` settings (:meth:`rates`'s inverse)."""
+        return replace(
+            self, **{f"rate_{kind.name}": getattr(rates, kind.name) for kind in fields(rates)}
         )
 
     def trusted_proxies(self) -> TrustedProxies:
