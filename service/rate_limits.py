@@ -1,16 +1,20 @@
 """Per-client rates of what creates or computes: games, moves, analyses, computer moves.
 
 Each kind of request has a rate per client address, counted by the
-``limits`` package (a sliding window counter in this process's memory: two
-counters per client and kind, some 270 bytes measured, forgotten two windows
-after the client's last request). A request beyond its rate is answered 429
-``rate_limited`` with ``Retry-After`` before it costs anything more.
+``limits`` package (a sliding window counter: two counters per client and
+kind, forgotten two windows after the client's last request). The counters
+are in this process's memory (some 270 bytes each, measured) with
+``--rate-store memory``, or in the database with ``--rate-store database``
+(:mod:`connect_four.service.shared_rates`), where every process using the
+same database counts the same hits. A request beyond its rate is answered
+429 ``rate_limited`` with ``Retry-After`` before it costs anything more.
 
 The client is ``request.client.host``: the peer's address, or, behind a
 trusted reverse proxy that uvicorn's proxy-headers support is told about,
 the address the proxy reports. IPv6 clients are counted by their /64
-network, which one subscriber usually holds whole. Each process counts its
-own clients: N processes behind a balancer allow up to N times the rate.
+network, which one subscriber usually holds whole. With memory counters,
+each process counts its own clients: N processes behind a balancer allow up
+to N times the rate; database counters allow the rate itself.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from dataclasses import dataclass, fields
 
 from fastapi import Request
 from limits import RateLimitItem, parse_many
-from limits.aio.storage import MemoryStorage
+from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
 from .errors import RateLimitedError
@@ -106,18 +110,23 @@ def client_key(host: str | None) -> str:
 
 
 class RateLimiter:
-    """Counts each client's requests of each kind against :class:`Rates`.
+    """Counts each client's requests of each kind against :class:`Rates`, in ``storage``.
+
+    ``storage`` keeps the counters (one the sliding window counter can use:
+    ``limits``' own, or :mod:`connect_four.service.shared_rates`'): this
+    process's memory if None.
 
     Raises:
         ValueError: a rate is not in the ``limits`` notation.
     """
 
-    def __init__(self, rates: Rates) -> None:
+    def __init__(self, rates: Rates, storage: Storage | None = None) -> None:
         self.rates = rates
         self._items = {
             field.name: parse_rate(getattr(rates, field.name)) for field in fields(rates)
         }
-        self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self.storage = storage or MemoryStorage()
+        self._limiter = SlidingWindowCounterRateLimiter(self.storage)
 
     async def hit(self, kind: str, client: str) -> None:
         """Count one request of ``kind`` by ``client``.

@@ -32,7 +32,14 @@ from .limits import (
 from .rate_limits import OFF, Rates, parse_rate
 from .storage import DEFAULT_DB, is_postgres_url
 
-__all__ = ["ENVIRONMENT_PREFIX", "Setting", "Settings", "SettingsError", "readme_table"]
+__all__ = [
+    "ENVIRONMENT_PREFIX",
+    "RATE_STORES",
+    "Setting",
+    "Settings",
+    "SettingsError",
+    "readme_table",
+]
 
 ENVIRONMENT_PREFIX = "CONNECT_FOUR_"
 """What every setting's environment variable starts with."""
@@ -54,6 +61,18 @@ def _rate(text: str) -> str:
             f"{text!r} is no rate: write N/second, N/minute, N/hour (';' between several) or {OFF}"
         ) from None
     return text
+
+
+RATE_STORES = ("memory", "database")
+"""Where the rate counters may be kept: each process's memory, or the database."""
+
+
+def _rate_store(text: str) -> str:
+    """Where the rate counters live: ``memory`` or ``database``."""
+    value = text.strip().lower()
+    if value not in RATE_STORES:
+        raise argparse.ArgumentTypeError(f"{text!r} is neither {' nor '.join(RATE_STORES)}")
+    return value
 
 
 def _switch(text: str) -> bool:
@@ -206,6 +225,13 @@ class Settings:
         "stored moves one client address may make the server replay "
         "(games that had left its cache); more are 429",
         metavar="RATE",
+    )
+    rate_store: str = _setting(
+        "memory",
+        _rate_store,
+        "where the --rate-* counters live: memory (each process counts its own clients) "
+        "or database (every process on the same --db counts the same; for several processes)",
+        metavar="memory|database",
     )
     max_client_connections: int = _setting(
         MAX_CLIENT_CONNECTIONS,
