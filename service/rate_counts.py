@@ -77,15 +77,15 @@ WHERE hit.weight * coalesce((SELECT previous.hits FROM rate_hits AS previous
     WHERE previous.rate_key = hit.key AND previous.window_number = hit.window_number - 1), 0)
     + hit.amount < hit.ceiling
 ON CONFLICT (rate_key, window_number) DO UPDATE SET hits = rate_hits.hits + excluded.hits
-WHERE ? * coalesce((SELECT previous.hits FROM rate_hits AS previous
+WHERE CAST(? AS DOUBLE PRECISION) * coalesce((SELECT previous.hits FROM rate_hits AS previous
     WHERE previous.rate_key = excluded.rate_key
     AND previous.window_number = excluded.window_number - 1), 0)
-    + rate_hits.hits + excluded.hits < ?
+    + rate_hits.hits + excluded.hits < CAST(? AS INTEGER)
 RETURNING hits"""
 """Count a hit if it fits the sliding window: its window's hits after it, or no row if not."""
 
 READ_WINDOWS = """SELECT window_number, hits FROM rate_hits
-WHERE rate_key = ? AND window_number IN (CAST(? AS BIGINT) - 1, CAST(? AS BIGINT))"""
+WHERE rate_key = CAST(? AS TEXT) AND window_number IN (CAST(? AS BIGINT) - 1, CAST(? AS BIGINT))"""
 
 # Parameters: key, amount, expires, now, now.
 INCREMENT = """INSERT INTO rate_hits (rate_key, window_number, hits, expires)
