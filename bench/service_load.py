@@ -36,6 +36,13 @@ run was waiting for.
 
     python -m bench.service_load --databases --games 600
 
+``--rate-stores memory,database`` runs each set-up twice, its games and
+moves counted by the per-client rates (never refused) in each process's
+memory, then in the database (``--rate-store``, issue 37); ``--processes``
+keeps the set-ups of some process counts only:
+
+    python -m bench.service_load --databases --games 200 --processes 1 --rate-stores memory,database
+
 The clients run in ``--client-processes`` processes (4 by default), their
 threads and games split evenly: 64 threads in one process queue for its
 interpreter lock, and that queue, not the server, then makes the slowest
@@ -97,8 +104,17 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: str) -> tuple[subprocess.Popen[bytes], str]:
+COUNTED_RATE = "1000000/minute"
+"""The games and moves rate with ``--rate-stores``: every request counted, none refused."""
+
+
+def start_server(db: str, rate_store: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """A server on ``db``; ``rate_store`` given, it counts every game and move there."""
     port = free_port()
+    # Every client of the bench is 127.0.0.1: no per-client rate (issue 33), or,
+    # to measure the counters' cost, one that counts every request but refuses none.
+    rate = "off" if rate_store is None else COUNTED_RATE
+    counters = [] if rate_store is None else ["--rate-store", rate_store]
     process = subprocess.Popen(
         [
             sys.executable,
@@ -109,11 +125,11 @@ def start_server(db: str) -> tuple[subprocess.Popen[bytes], str]:
             "--db",
             db,
             "--no-access-log",
-            # Every client of the bench is 127.0.0.1: no per-client rate (issue 33).
             "--rate-games",
-            "off",
+            rate,
             "--rate-moves",
-            "off",
+            rate,
+            *counters,
             # Every client connects from 127.0.0.1: one address, given all the room.
             "--max-client-connections",
             "1000",
@@ -505,6 +521,7 @@ class Setup:
     db: str
     processes: int
     proxy: bool = False
+    rate_store: str | None = None
 
 
 def compare_databases(args: argparse.Namespace, counts: list[int]) -> bool:
@@ -547,11 +564,33 @@ def compare_databases(args: argparse.Namespace, counts: list[int]) -> bool:
                         for processes in (1, 2, 4):
                             name = f"{processes} process{'es' if processes > 1 else ''}, PostgreSQL"
                             name += ", through nginx" if through else ""
-                            setups.append(
-                                Setup(name, cluster.create_database(), processes, through)
-                            )
-                for setup in setups:
-                    servers = [start_server(setup.db) for _ in range(setup.processes)]
+                            setups.append(Setup(name, "postgresql", processes, through))
+                setups = [
+                    setup
+                    for setup in setups
+                    if args.processes is None or setup.processes in args.processes
+                ]
+                if args.rate_stores:
+                    setups = [
+                        Setup(
+                            f"{setup.name}, {store} counters",
+                            setup.db,
+                            setup.processes,
+                            setup.proxy,
+                            store,
+                        )
+                        for setup in setups
+                        for store in args.rate_stores
+                    ]
+                for number, setup in enumerate(setups):
+                    if setup.db == "postgresql":
+                        assert cluster is not None
+                        setup.db = cluster.create_database()
+                    elif args.rate_stores:  # A new file for each run: no counter carried over.
+                        setup.db = f"{setup.db}.{number}"
+                    servers = [
+                        start_server(setup.db, setup.rate_store) for _ in range(setup.processes)
+                    ]
                     pids = [process.pid for process, _ in servers]
                     proxy: Proxy | None = None
                     try:
@@ -637,6 +676,17 @@ def main() -> None:
         "--sqlite",
         action="store_true",
         help="with --databases, only the SQLite set-ups (1 and 2 processes on one file)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=lambda text: [int(count) for count in text.split(",")],
+        help="with --databases, only the set-ups of these process counts (comma-separated)",
+    )
+    parser.add_argument(
+        "--rate-stores",
+        type=lambda text: text.split(","),
+        help="with --databases, run each set-up with each of these --rate-store (memory, "
+        "database; comma-separated), games and moves counted but never refused",
     )
     parser.add_argument("--rows", type=int, default=4, help="board rows (4)")
     parser.add_argument("--columns", type=int, default=4, help="board columns (4)")
