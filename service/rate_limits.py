@@ -19,6 +19,7 @@ to N times the rate; database counters allow the rate itself.
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import math
 import time
@@ -31,7 +32,7 @@ from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
-from .errors import RateLimitedError
+from .errors import RateLimitedError, StorageError
 from .limits import RATE_ANALYSIS, RATE_COMPUTER, RATE_GAMES, RATE_MOVES, RATE_REPLAYS
 from .replays import metered
 
@@ -235,7 +236,9 @@ async def charge_replays(request: Request) -> AsyncIterator[None]:
 
     The request's replayed moves (:mod:`connect_four.service.replays`) are
     charged when it ends, refused or not: a move refused after its game
-    was replayed cost the replay all the same.
+    was replayed cost the replay all the same. A charge the database
+    cannot store (counters in it, the database failing) is dropped: the
+    request's own answer says what failed, if anything did.
     """
     limiter: RateLimiter = request.app.state.rate_limiter
     client = client_key(request.client.host if request.client else None)
@@ -244,4 +247,5 @@ async def charge_replays(request: Request) -> AsyncIterator[None]:
     try:
         yield
     finally:
-        await limiter.charge("replays", client, meter[0])
+        with contextlib.suppress(StorageError):
+            await limiter.charge("replays", client, meter[0])
