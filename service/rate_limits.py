@@ -173,12 +173,18 @@ class RateLimiter:
             found_open.note((kind, client))
 
     async def charge(self, kind: str, client: str, cost: int) -> None:
-        """Count ``cost`` of ``kind`` for ``client``, as much of it as each limit has left."""
+        """Count ``cost`` of ``kind`` for ``client``, as much of it as each limit has left.
+
+        The whole cost is tried first: when it fits, as it nearly always
+        does, that is one call of the storage (one statement in the database).
+        """
         if cost <= 0:
             return
         if self._found_open is not None:
             self._found_open.forget((kind, client))
         for item in self._items[kind]:
+            if await self._limiter.hit(item, kind, client, cost=cost):
+                continue
             _, remaining = await self._limiter.get_window_stats(item, kind, client)
             if remaining > 0:
                 await self._limiter.hit(item, kind, client, cost=min(cost, remaining))
