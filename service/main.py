@@ -92,12 +92,12 @@ def create_app(
             read_only=read_only,
             body_timeout=body_timeout,
             max_client_waits=max_client_waits,
+            rate_store=rate_store,
             rate_games=rates.games,
             rate_moves=rates.moves,
             rate_analysis=rates.analysis,
             rate_computer=rates.computer,
             rate_replays=rates.replays,
-            rate_store=rate_store,
         )
     store = open_store(
         settings.db, max_db_pages=settings.max_db_pages, read_only=settings.read_only

@@ -226,13 +226,6 @@ class Settings:
         "(games that had left its cache); more are 429",
         metavar="RATE",
     )
-    rate_store: str = _setting(
-        "memory",
-        _rate_store,
-        "where the --rate-* counters live: memory (each process counts its own clients) "
-        "or database (every process on the same --db counts the same; for several processes)",
-        metavar="memory|database",
-    )
     max_client_connections: int = _setting(
         MAX_CLIENT_CONNECTIONS,
         int,
@@ -252,6 +245,13 @@ class Settings:
         "none by default: the header is ignored",
         metavar="ADDR[,ADDR...]",
         environment="CONNECT_FOUR_TRUSTED_PROXIES",
+    )
+    rate_store: str = _setting(
+        "memory",
+        _rate_store,
+        "where the --rate-* counters live: memory (each process counts its own clients) "
+        "or database (every process on the same --db counts the same; for several processes)",
+        metavar="memory|database",
     )
 
     def __post_init__(self) -> None:
