@@ -87,12 +87,12 @@ def create_app(
     if settings is None:
         rates = rates or Rates()
         settings = Settings(
+            rate_store=rate_store,
             db=os.fspath(db),
             max_db_pages=max_db_pages,
             read_only=read_only,
             body_timeout=body_timeout,
             max_client_waits=max_client_waits,
-            rate_store=rate_store,
             rate_games=rates.games,
             rate_moves=rates.moves,
             rate_analysis=rates.analysis,
