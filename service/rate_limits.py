@@ -54,8 +54,8 @@ OPEN_FOR = 1.0
 
 Every drop-token request asks whether its client's replays are used up
 (:func:`charge_replays`), and nearly every answer is no: in the database,
-that question was one more statement per request (a third of what the
-shared counters cost on PostgreSQL). The process remembers the answer this
+that question would be one more statement per request, reads included.
+The process remembers the answer this
 long; its own charges forget it at once, so only another process's
 charges are seen up to this late, when the client may replay for one more
 second there."""
