@@ -38,8 +38,10 @@ run was waiting for.
 
 ``--rate-stores memory,database`` runs each set-up twice, its games and
 moves counted by the per-client rates (never refused) in each process's
-memory, then in the database (``--rate-store``, issue 37); ``--processes``
-keeps the set-ups of some process counts only:
+memory, then in the database (``--rate-store``, issue 37), each client
+connecting from its own loopback address (127.0.1.1, 127.0.1.2, ...; nginx
+passes it on) as on the internet, where clients do not all update one
+counter; ``--processes`` keeps the set-ups of some process counts only:
 
     python -m bench.service_load --databases --games 200 --processes 1 --rate-stores memory,database
 
@@ -114,7 +116,11 @@ def start_server(db: str, rate_store: str | None = None) -> tuple[subprocess.Pop
     # Every client of the bench is 127.0.0.1: no per-client rate (issue 33), or,
     # to measure the counters' cost, one that counts every request but refuses none.
     rate = "off" if rate_store is None else COUNTED_RATE
-    counters = [] if rate_store is None else ["--rate-store", rate_store]
+    # Each client then connects from its own address (client_address), and nginx,
+    # from 127.0.0.1, passes it on.
+    counters = (
+        [] if rate_store is None else ["--rate-store", rate_store, "--trusted-proxy", "127.0.0.1"]
+    )
     process = subprocess.Popen(
         [
             sys.executable,
@@ -169,10 +175,13 @@ class PlainClient:
     machine it measures as it can.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, source: str | None = None) -> None:
         parsed = urllib.parse.urlsplit(url)
         self.connection = http.client.HTTPConnection(
-            parsed.hostname or "127.0.0.1", parsed.port or 80, timeout=60
+            parsed.hostname or "127.0.0.1",
+            parsed.port or 80,
+            timeout=60,
+            source_address=None if source is None else (source, 0),
         )
 
     def request(self, method: str, path: str, body: object = None) -> Answer:
@@ -196,8 +205,10 @@ def play_games(
     args: argparse.Namespace,
     results: Results,
     seed: int,
+    source: str | None = None,
 ) -> None:
-    """One client: take game numbers until none are left, play each to the end."""
+    """One client (from the address ``source``, if given): take game numbers until none are
+    left, play each to the end."""
     chooser = random.Random(seed)
     latencies: list[float] = []
     errors: list[str] = []
@@ -209,7 +220,7 @@ def play_games(
         latencies.append(time.perf_counter() - begin)
         return response
 
-    with PlainClient(url) as client:
+    with PlainClient(url, source) as client:
         while True:
             with results.lock:
                 if next_game[0] >= games:
@@ -394,7 +405,15 @@ def play_share(targets: list[str], args: argparse.Namespace, numbers: range, gam
     threads = [
         threading.Thread(
             target=play_games,
-            args=(targets[n % len(targets)], next_game, games, args, results, args.seed + n),
+            args=(
+                targets[n % len(targets)],
+                next_game,
+                games,
+                args,
+                results,
+                args.seed + n,
+                client_address(n) if getattr(args, "rate_stores", None) else None,
+            ),
         )
         for n in numbers
     ]
@@ -403,6 +422,16 @@ def play_share(targets: list[str], args: argparse.Namespace, numbers: range, gam
     for thread in threads:
         thread.join()
     return results.latencies, results.errors, results.played
+
+
+def client_address(number: int) -> str:
+    """The loopback address client ``number`` connects from when each has its own (rates
+    counted per address, as on the internet: one row per client, not one row for all).
+
+    >>> client_address(0), client_address(300)
+    ('127.0.1.1', '127.0.2.47')
+    """
+    return f"127.0.{1 + number // 253}.{1 + number % 253}"
 
 
 def play_in_processes(
