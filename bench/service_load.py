@@ -429,7 +429,7 @@ def client_address(number: int) -> str:
     counted per address, as on the internet: one row per client, not one row for all).
 
     >>> client_address(0), client_address(300)
-    ('127.0.1.1', '127.0.2.47')
+    ('127.0.1.1', '127.0.2.48')
     """
     return f"127.0.{1 + number // 253}.{1 + number % 253}"
 
