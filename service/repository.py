@@ -51,6 +51,7 @@ from .errors import (
     IdempotencyKeyReusedError,
     MoveNotFoundError,
 )
+from .rate_counts import RateCounts
 from .records import (
     CreatedGame,
     GameRecord,
@@ -93,7 +94,7 @@ class WouldWaitError(Exception):
     """
 
 
-class GameStore:
+class GameStore(RateCounts):
     """Drop-token games in a database, safe to share between threads (a base class).
 
     A subclass per database provides :meth:`_transaction` and extends

@@ -33,7 +33,14 @@ from .limits import (
 from .rate_limits import OFF, Rates, parse_rate
 from .storage import DEFAULT_DB, is_postgres_url
 
-__all__ = ["ENVIRONMENT_PREFIX", "Setting", "Settings", "SettingsError", "readme_table"]
+__all__ = [
+    "ENVIRONMENT_PREFIX",
+    "RATE_STORES",
+    "Setting",
+    "Settings",
+    "SettingsError",
+    "readme_table",
+]
 
 ENVIRONMENT_PREFIX = "CONNECT_FOUR_"
 """What every setting's environment variable starts with."""
@@ -55,6 +62,18 @@ def _rate(text: str) -> str:
             f"{text!r} is no rate: write N/second, N/minute, N/hour (';' between several) or {OFF}"
         ) from None
     return text
+
+
+RATE_STORES = ("memory", "database")
+"""Where the rate counters may be kept: each process's memory, or the database."""
+
+
+def _rate_store(text: str) -> str:
+    """Where the rate counters live: ``memory`` or ``database``."""
+    value = text.strip().lower()
+    if value not in RATE_STORES:
+        raise argparse.ArgumentTypeError(f"{text!r} is neither {' nor '.join(RATE_STORES)}")
+    return value
 
 
 def _switch(text: str) -> bool:
@@ -233,6 +252,13 @@ class Settings:
         "none by default: the header is ignored",
         metavar="ADDR[,ADDR...]",
         environment="CONNECT_FOUR_TRUSTED_PROXIES",
+    )
+    rate_store: str = _setting(
+        "memory",
+        _rate_store,
+        "where the --rate-* counters live: memory (each process counts its own clients) "
+        "or database (every process on the same --db counts the same; for several processes)",
+        metavar="memory|database",
     )
 
     def __post_init__(self) -> None:
