@@ -6,6 +6,7 @@ import { ComputerGame } from "./computer_game.js";
 import { listenToHome, showHome } from "./home.js";
 import { listenToCopy } from "./invite.js";
 import { LiveGame } from "./live_game.js";
+import { listenToPrefs, shortcutsOn } from "./prefs.js";
 import { $, clearNotice, clearTrouble } from "./ui.js";
 
 /**
@@ -38,9 +39,12 @@ function route() {
   else showHome();
 }
 
+// The single-key shortcuts (WCAG 2.1.4) act only while the board's area has the focus, or
+// nothing has (a click on the page's background), and not at all once turned off.
 document.addEventListener("keydown", (event) => {
-  if (event.altKey || event.ctrlKey || event.metaKey || !view) return;
+  if (event.altKey || event.ctrlKey || event.metaKey || !view || !shortcutsOn()) return;
   const target = event.target;
+  if (!(target === document.body || (target instanceof Element && target.closest("#board-area")))) return;
   if (target instanceof Element && target.closest("input, select, textarea, summary")) return;
   if (/^[0-9]$/.test(event.key)) {
     event.preventDefault();
@@ -66,6 +70,7 @@ $("skip").addEventListener("click", (event) => {
 });
 
 listenToHome();
+listenToPrefs();
 listenToCopy();
 window.addEventListener("hashchange", route);
 route();

@@ -64,6 +64,8 @@ export class BoardView {
       button.tabIndex = column === this.focusColumn ? 0 : -1;
     });
     this.root.classList.toggle("playable", enabled);
+    // The preview disc over the pointed or focused column is the colour of the player to move.
+    this.root.dataset.turn = String(board.toMove);
     if (this.wantsFocus) {
       this.wantsFocus = false;
       this.focus();
