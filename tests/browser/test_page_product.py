@@ -101,10 +101,18 @@ def test_the_preview_disc_is_over_the_pointed_column_in_the_movers_colour(
     page.goto(f"{service}/#computer=1&r=6&c=7&you=0&moves=")
     expect(status(page)).to_have_text("Your turn: you are X (red).")
     before = "e => getComputedStyle(e, '::before')"
+    # The keyboard's column shows it while the pointer is off the board...
+    page.mouse.move(0, 0)
+    column(page, 1).focus()
+    page.keyboard.press("ArrowRight")
+    expect(column(page, 2)).to_be_focused()
+    assert column(page, 2).evaluate(f"{before}.content") != "none"
+    # ...and the pointed column alone while it is on it.
     column(page, 4).hover()
     assert column(page, 4).evaluate(f"{before}.content") != "none"
     assert column(page, 4).evaluate(f"{before}.backgroundColor") == "rgb(214, 40, 57)"
-    assert column(page, 5).evaluate(f"{before}.content") == "none"
+    for other in (2, 5):
+        assert column(page, other).evaluate(f"{before}.content") == "none"
     # A watcher, or a player whose turn it is not, sees no preview.
     page.goto(f"{service}/#watch={finished_game(service, BLUNDER_GAME)}")
     wait_for_discs(page, 8)
