@@ -40,6 +40,8 @@ export class AnalysisView {
     this.scoring = null;
     /** @type {Score[] | null} the shown position's scores, once answered */
     this.scores = null;
+    /** @type {string | null} the moves of the position last sent to be scored */
+    this.scoredKey = null;
     // A review of a game between people names them (x and o in the address).
     const [x, o] = [params.get("x"), params.get("o")];
     this.names = x && o ? [x, o] : null;
@@ -152,6 +154,10 @@ export class AnalysisView {
   }
 
   update(/** @type {Score[] | null} */ scores = null) {
+    // A redraw of the position last scored keeps its scores rather than asking again.
+    const key = this.line.slice(0, this.at).join(",");
+    const fresh = key !== this.scoredKey;
+    if (scores === null && !fresh) scores = this.scores;
     this.scores = scores;
     const board = Board.replay(this.rows, this.columns, this.line.slice(0, this.at));
     /** @type {string[] | null} */
@@ -188,7 +194,7 @@ export class AnalysisView {
     if (this.names) Object.assign(address, { x: this.names[0], o: this.names[1] });
     if (this.reviewing) address.review = "";
     history.replaceState(null, "", fragment(address));
-    if (scores === null) this.score(board);
+    if (fresh) this.score(board);
     if (this.reviewing && !verdicts && !this.asking && this.line.length) this.askReview();
   }
 
@@ -211,7 +217,7 @@ export class AnalysisView {
     this.asking = asking;
     const line = [...this.line];
     $("review-line").textContent = "Reviewing the moves…";
-    this.update(this.scores);
+    this.update();
     try {
       const answer = await request("POST", "/review", {
         body: { rows: this.rows, columns: this.columns, moves: line },
@@ -231,11 +237,12 @@ export class AnalysisView {
     } finally {
       if (this.asking === asking) this.asking = null;
     }
-    this.update(this.scores);
+    this.update();
   }
 
   async score(/** @type {Board} */ board) {
     this.scoring?.abort();
+    this.scoredKey = board.columnsPlayed.join(",");
     const row = $("scores");
     row.replaceChildren();
     row.style.setProperty("--columns", String(this.columns));

@@ -39,14 +39,15 @@ function route() {
   else showHome();
 }
 
-// The single-key shortcuts (WCAG 2.1.4) act only while the board's area has the focus, or
-// nothing has (a click on the page's background), and not at all once turned off.
+// The keys act only while the board's area has the focus, or nothing has (a click on the
+// page's background); the single-key shortcuts, the digits, can be turned off (WCAG 2.1.4).
 document.addEventListener("keydown", (event) => {
-  if (event.altKey || event.ctrlKey || event.metaKey || !view || !shortcutsOn()) return;
+  if (event.altKey || event.ctrlKey || event.metaKey || !view) return;
   const target = event.target;
   if (!(target === document.body || (target instanceof Element && target.closest("#board-area")))) return;
   if (target instanceof Element && target.closest("input, select, textarea, summary")) return;
   if (/^[0-9]$/.test(event.key)) {
+    if (!shortcutsOn()) return;
     event.preventDefault();
     boardView.focusColumn = Number(event.key);
     view.drop?.(Number(event.key));

@@ -7,7 +7,7 @@ import { $ } from "./ui.js";
 const KEYS = "c4.pref.keys";
 const SOUND = "c4.pref.sound";
 
-/** Whether digits drop (and Enter, arrows step) from the page's shortcuts: on unless turned off. */
+/** Whether the digit keys drop: on unless turned off. */
 export const shortcutsOn = () => $("pref-keys", HTMLInputElement).checked;
 
 /** @type {AudioContext | null} */
