@@ -205,3 +205,31 @@ def test_any_line_on_the_analysis_board_can_be_reviewed_and_a_new_line_is_review
     expect(page.locator("#move-list tbody button").nth(3).locator(".verdict")).to_have_text(
         "blunder"
     )
+
+
+def test_a_touch_phone_is_not_shown_the_keys_hint(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    address = f"{service}/#analysis=&r=6&c=7&moves="
+    desktop = new_page()
+    desktop.goto(address)
+    expect(desktop.locator("#keys")).to_be_visible()
+    phone = new_page(360, 740, has_touch=True, is_mobile=True)
+    phone.goto(address)
+    expect(phone.locator("#step-line")).to_have_text("Move 0 of 0.")
+    expect(phone.locator("#keys")).to_be_hidden()
+
+
+@pytest.mark.parametrize(("width", "per_row"), [(1280, 4), (800, 2), (360, 1)])
+def test_the_home_cards_fill_their_rows(
+    new_page: Callable[..., Page], service: str, width: int, per_row: int
+) -> None:
+    page = new_page(width, 900)
+    page.goto(service + "/")
+    expect(page.locator(".card")).to_have_count(4)
+    expect(page.locator(".card").first).to_be_visible()
+    tops = [
+        box["y"] for box in (card.bounding_box() for card in page.locator(".card").all()) if box
+    ]
+    rows = [tops.count(top) for top in dict.fromkeys(tops)]
+    assert rows == [per_row] * (4 // per_row), rows  # no card alone on a row of its own
