@@ -15,8 +15,7 @@ export function home() {
 export const NEW_GAME = { label: "New game", run: home };
 
 /**
- * The address of a finished game's review on the analysis board, at the position after `at`
- * moves (the end if not given); `names`, for a game between people, go with it.
+ * A finished game's review on the analysis board, after `at` moves (else the end), `names` with it.
  * @param {import("./board.js").Board} board
  * @param {string[] | null} [names]
  * @param {number} [at]
@@ -31,7 +30,6 @@ export function reviewAddress(board, names = null, at = undefined) {
 }
 
 /**
- * The finished game on the analysis board, each move with its verdict.
  * @param {import("./board.js").Board} board
  * @param {string[] | null} [names]
  * @returns {Action}

@@ -15,7 +15,7 @@ import { $, announce, clearNotice, moveList, notice, setActions, setStatus, show
 /** @type {Record<string, string>} each verdict of POST /review, in a sentence */
 const VERDICT_WORDS = {
   best: "the best move",
-  slower: "slower than the best (the game's value kept)",
+  slower: "slower, the game's value kept",
   mistake: "a mistake",
   blunder: "a blunder",
 };
@@ -47,9 +47,9 @@ export class AnalysisView {
     this.names = x && o ? [x, o] : null;
     /** @type {Dropped | null} */
     this.dropped = null;
-    /** Whether the line's moves are reviewed (#…&review): asked again for each new line. */
+    /** Whether each line is reviewed (#…&review). */
     this.reviewing = params.has("review");
-    /** @type {{line: string, moves: MoveReview[]} | null} the review of a line, as answered */
+    /** @type {{line: string, moves: MoveReview[]} | null} a line's review */
     this.review = null;
     /** @type {AbortController | null} */
     this.asking = null;
@@ -208,8 +208,7 @@ export class AnalysisView {
     return `${played}: ${VERDICT_WORDS[move.verdict] ?? move.verdict}${better}.`;
   }
 
-  // Every move of the line judged by POST /review; the line may change meanwhile, so the
-  // answer is kept with the line it judged.
+  // The line's moves judged by POST /review, kept with the line (which may change meanwhile).
   async askReview() {
     this.reviewing = true;
     this.asking?.abort();
@@ -224,7 +223,7 @@ export class AnalysisView {
         signal: asking.signal,
       });
       this.review = { line: line.join(","), moves: answer.moves };
-      $("review-line").textContent = "Each move's verdict, for the player who made it.";
+      $("review-line").textContent = "";
       announce("The review is ready.");
     } catch (error) {
       if (isAbort(error)) return;

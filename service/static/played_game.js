@@ -56,7 +56,7 @@ export class PlayedGame {
     this.abort = new AbortController();
     /** @type {Board | null} the board whose end was said */
     this.ended = null;
-    /** Whether the last drawing was this browser's turn (null before the first). */
+    /** Whether it was this browser's turn at the last drawing (null: none yet). */
     this.wasMine = /** @type {boolean | null} */ (null);
   }
 

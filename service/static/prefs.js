@@ -1,5 +1,4 @@
-// The player's two switches, kept in this browser: the digit keys (WCAG 2.1.4: single-key
-// shortcuts can be turned off) and a chime when it becomes your turn (off until asked for).
+// The player's switches, kept in this browser: the digit keys (WCAG 2.1.4), and a chime.
 
 import { store, stored } from "./storage.js";
 import { $ } from "./ui.js";
@@ -13,25 +12,21 @@ export const shortcutsOn = () => $("pref-keys", HTMLInputElement).checked;
 /** @type {AudioContext | null} */
 let audio = null;
 
-// A short two-note chime, made here (no sound file): only when the player turned sound on.
+// A short rising chime, made here (no sound file): only when the player turned sound on.
 export function chime() {
   if (!$("pref-sound", HTMLInputElement).checked) return;
   try {
     audio ??= new AudioContext();
-    const now = audio.currentTime;
-    [660, 880].forEach((pitch, index) => {
-      if (!audio) return;
-      const tone = audio.createOscillator();
-      const volume = audio.createGain();
-      tone.frequency.value = pitch;
-      volume.gain.setValueAtTime(0.08, now + index * 0.12);
-      volume.gain.exponentialRampToValueAtTime(0.001, now + index * 0.12 + 0.25);
-      tone.connect(volume).connect(audio.destination);
-      tone.start(now + index * 0.12);
-      tone.stop(now + index * 0.12 + 0.25);
-    });
+    const [tone, volume, now] = [audio.createOscillator(), audio.createGain(), audio.currentTime];
+    tone.frequency.setValueAtTime(660, now);
+    tone.frequency.setValueAtTime(880, now + 0.12);
+    volume.gain.setValueAtTime(0.08, now);
+    volume.gain.exponentialRampToValueAtTime(0.001, now + 0.35);
+    tone.connect(volume).connect(audio.destination);
+    tone.start(now);
+    tone.stop(now + 0.35);
   } catch {
-    // no audio here: the title and the live region still say it
+    // no audio here: the title says it
   }
 }
 

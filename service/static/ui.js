@@ -108,13 +108,11 @@ export function announce(/** @type {string} */ text) {
   }
 }
 
-/** @typedef {{number: number, column: number, score: number | null, best: number | null, best_column: number | null, verdict: string | null}} MoveReview  one move of POST /review's answer */
+/** @typedef {{number: number, column: number, best_column: number | null, verdict: string | null}} MoveReview  of POST /review */
 
 /**
- * The move table: a row per pair of moves, a column per player (named when `names` are given).
- * `at` (analysis) marks the moves past the shown position; `pick(count)`, when given, makes
- * each move a button that shows the position after it; `verdicts` (a review) adds each
- * move's verdict, and a row that counts them.
+ * The move table, a column per player: `at` marks the moves past the shown position, `pick(count)`
+ * makes each move a button that shows the position after it, `verdicts` (a review) are added.
  * @param {string[] | null} names
  * @param {import("./board.js").Entry[]} entries
  * @param {number} [at]
@@ -185,23 +183,18 @@ function moveWords(
   return `Move ${index + 1}, ${who}: ${what}` + (verdict ? `, ${verdict}` : "");
 }
 
-const VERDICTS = ["best", "slower", "mistake", "blunder"];
-
 /** The review's row of counts: each player's moves by verdict. */
 function tally(/** @type {MoveReview[]} */ verdicts) {
   const row = document.createElement("tr");
   row.append(cell("th", "Σ"));
   for (const player of [0, 1]) {
-    const mine = verdicts.filter((_, index) => index % 2 === player);
-    row.append(
-      cell(
-        "td",
-        VERDICTS.map((word) => /** @type {[number, string]} */ ([mine.filter((m) => m.verdict === word).length, word]))
-          .filter(([count]) => count > 0)
-          .map(([count, word]) => `${count} ${word}`)
-          .join(", ") || "—",
-      ),
-    );
+    /** @type {Record<string, number>} */
+    const counts = {};
+    for (const { number, verdict } of verdicts) {
+      if (verdict && (number - 1) % 2 === player) counts[verdict] = (counts[verdict] ?? 0) + 1;
+    }
+    const words = ["best", "slower", "mistake", "blunder"].filter((word) => counts[word]);
+    row.append(cell("td", words.map((word) => `${counts[word]} ${word}`).join(", ") || "—"));
   }
   return row;
 }

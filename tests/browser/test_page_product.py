@@ -113,6 +113,16 @@ def test_the_preview_disc_is_over_the_pointed_column_in_the_movers_colour(
     assert column(page, 4).evaluate(f"{before}.backgroundColor") == "rgb(214, 40, 57)"
     for other in (2, 5):
         assert column(page, other).evaluate(f"{before}.content") == "none"
+    # O's disc is yellow, shown by pointer and by keyboard alike.
+    page.goto(f"{service}/#computer=1&r=6&c=7&you=1&moves=3")
+    expect(status(page)).to_have_text("Your turn: you are O (yellow).")
+    column(page, 4).hover()
+    assert column(page, 4).evaluate(f"{before}.backgroundColor") == "rgb(246, 194, 35)"
+    page.mouse.move(0, 0)
+    column(page, 1).focus()
+    page.keyboard.press("ArrowRight")
+    expect(column(page, 2)).to_be_focused()
+    assert column(page, 2).evaluate(f"{before}.backgroundColor") == "rgb(246, 194, 35)"
     # A watcher, or a player whose turn it is not, sees no preview.
     page.goto(f"{service}/#watch={finished_game(service, BLUNDER_GAME)}")
     wait_for_discs(page, 8)
