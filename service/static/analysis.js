@@ -47,8 +47,6 @@ export class AnalysisView {
     this.names = x && o ? [x, o] : null;
     /** @type {Dropped | null} */
     this.dropped = null;
-    /** Whether each line is reviewed (#…&review). */
-    this.reviewing = params.has("review");
     /** @type {{line: string, moves: MoveReview[]} | null} a line's review */
     this.review = null;
     /** @type {AbortController | null} */
@@ -78,6 +76,8 @@ export class AnalysisView {
       }
     };
     this.update();
+    // A review (#…&review) is asked for once; another line is reviewed on request.
+    if (params.has("review") && this.line.length) this.askReview();
   }
 
   stop() {
@@ -192,10 +192,9 @@ export class AnalysisView {
     /** @type {Record<string, string | number>} */
     const address = { analysis: "", r: this.rows, c: this.columns, moves: this.line.join(","), at: this.at };
     if (this.names) Object.assign(address, { x: this.names[0], o: this.names[1] });
-    if (this.reviewing) address.review = "";
+    if (verdicts || this.asking) address.review = ""; // a reload reviews this line again
     history.replaceState(null, "", fragment(address));
     if (fresh) this.score(board);
-    if (this.reviewing && !verdicts && !this.asking && this.line.length) this.askReview();
   }
 
   /** "ann (X) played column 1: a blunder; column 3 was best." */
@@ -210,7 +209,6 @@ export class AnalysisView {
 
   // The line's moves judged by POST /review, kept with the line (which may change meanwhile).
   async askReview() {
-    this.reviewing = true;
     this.asking?.abort();
     const asking = new AbortController();
     this.asking = asking;
