@@ -22,6 +22,7 @@ __all__ = [
     "IdempotencyKeyReusedError",
     "WinnerBusyError",
     "AnalysisBusyError",
+    "ReviewBusyError",
     "ComputerBusyError",
     "RateLimitedError",
     "ServerFullError",
@@ -101,6 +102,10 @@ class WinnerBusyError(ServiceError):
 
 class AnalysisBusyError(ServiceError):
     """Every analysis worker is busy and the queue is full: try again soon."""
+
+
+class ReviewBusyError(ServiceError):
+    """Every game-review worker is busy and the queue is full: try again soon."""
 
 
 class ComputerBusyError(ServiceError):
