@@ -6,8 +6,10 @@ system's nginx touched), starts ``nginx -p FOLDER`` in the foreground
 (``daemon off``) on a free port of 127.0.0.1, and waits until it answers.
 The configuration is the one docs/deployment.md gives, with the ports
 filled in: round robin over the service processes, keep-alive connections
-to them, the client's address in ``X-Forwarded-For``, and a read timeout
-above the service's longest wait (300 s).
+to them, the client's address in ``X-Forwarded-For``, a read timeout
+above the service's longest wait (300 s), and a bound on the requests one
+client address has in progress over all the processes, refused in the
+service's JSON shape.
 
 Where nginx is not installed, :func:`start_proxy` raises
 :class:`ProxyUnavailable` saying why (the tests skip then, except on CI).
@@ -23,10 +25,30 @@ import tempfile
 import time
 from pathlib import Path
 
-__all__ = ["Proxy", "ProxyUnavailable", "find_nginx", "nginx_config", "start_proxy"]
+__all__ = [
+    "CLIENT_REQUESTS",
+    "TOO_MANY_REQUESTS",
+    "Proxy",
+    "ProxyUnavailable",
+    "find_nginx",
+    "nginx_config",
+    "start_proxy",
+]
 
 READ_TIMEOUT = 310
 """nginx's ``proxy_read_timeout`` here, in seconds: above the service's 300 s waits."""
+
+CLIENT_REQUESTS = 100
+"""The requests one client address may have in progress through the proxy, over every
+process (``limit_conn``): the service's own per-process ``--max-client-waits``."""
+
+
+TOO_MANY_REQUESTS = (
+    '{"error":"too_many_connections","detail":"this client address has as many requests '
+    "in progress through the proxy as one address may; try again after Retry-After "
+    'seconds"}'
+)
+"""The proxy's answer to a request beyond ``limit_conn``: the service's JSON refusal."""
 
 
 class ProxyUnavailable(Exception):
@@ -40,12 +62,18 @@ def find_nginx() -> str | None:
     )
 
 
-def nginx_config(port: int, upstreams: list[str], bind: str | None = None) -> str:
+def nginx_config(
+    port: int,
+    upstreams: list[str],
+    bind: str | None = None,
+    client_requests: int = CLIENT_REQUESTS,
+) -> str:
     """nginx's configuration: listen on 127.0.0.1:``port``, balance over ``upstreams``.
 
     ``upstreams`` are ``host:port`` of service processes; ``bind``, the
     address nginx connects to them from (a test tells the proxy apart from
-    direct clients by it). Paths are relative to nginx's ``-p`` prefix.
+    direct clients by it); ``client_requests``, the requests one client
+    address may have in progress. Paths are relative to nginx's ``-p`` prefix.
     """
     servers = "".join(f"        server {upstream};\n" for upstream in upstreams)
     # As root, nginx runs its workers as "nobody", who could not write the
@@ -66,11 +94,22 @@ http {{
     fastcgi_temp_path tmp/fastcgi;
     uwsgi_temp_path tmp/uwsgi;
     scgi_temp_path tmp/scgi;
+    limit_conn_zone $binary_remote_addr zone=per_client:10m;
+    limit_conn_status 429;
+    limit_conn_log_level warn;
     upstream connect_four {{
 {servers}        keepalive 64;
     }}
     server {{
         listen 127.0.0.1:{port};
+        limit_conn per_client {client_requests};
+        error_page 429 @too_many_requests;
+        location @too_many_requests {{
+            default_type application/json;
+            add_header Retry-After 1 always;
+            add_header X-Content-Type-Options nosniff always;
+            return 429 '{TOO_MANY_REQUESTS}';
+        }}
         location / {{
             proxy_pass http://connect_four;
             proxy_http_version 1.1;
@@ -123,8 +162,15 @@ class Proxy:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def start_proxy(upstreams: list[str], *, bind: str | None = None, attempts: int = 5) -> Proxy:
-    """nginx on a free port of 127.0.0.1 in front of ``upstreams``, answering.
+def start_proxy(
+    upstreams: list[str],
+    *,
+    bind: str | None = None,
+    client_requests: int = CLIENT_REQUESTS,
+    attempts: int = 5,
+) -> Proxy:
+    """nginx on a free port of 127.0.0.1 in front of ``upstreams``, answering
+    (``bind`` and ``client_requests`` as :func:`nginx_config` takes them).
 
     Raises:
         ProxyUnavailable: nginx is not installed.
@@ -138,7 +184,7 @@ def start_proxy(upstreams: list[str], *, bind: str | None = None, attempts: int 
         folder = Path(tempfile.mkdtemp(prefix="c4-nginx-"))
         (folder / "tmp").mkdir()
         port = _free_port()
-        (folder / "nginx.conf").write_text(nginx_config(port, upstreams, bind))
+        (folder / "nginx.conf").write_text(nginx_config(port, upstreams, bind, client_requests))
         process = subprocess.Popen(
             [nginx, "-p", str(folder), "-c", "nginx.conf", "-e", "error.log"],
             stdout=subprocess.DEVNULL,

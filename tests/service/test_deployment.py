@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.nginx_proxy import find_nginx
+from bench.nginx_proxy import find_nginx, nginx_config
 from bench.postgres_cluster import Cluster
 
 pytestmark = pytest.mark.slow  # PostgreSQL, service processes, nginx
@@ -101,3 +101,20 @@ def test_the_guide_s_commands_run(postgres_cluster: Cluster, tmp_path: Path) -> 
     assert shell.returncode == 0, output
     assert '"winner":"alice"' in output
     assert output.count('{"move":') == 7
+
+
+def test_the_tests_proxy_is_configured_as_the_guide_says() -> None:
+    """bench/nginx_proxy.py's configuration holds every line of the guide's but its addresses."""
+    guide = blocks(GUIDE.read_text(), "nginx")[0]
+    ours = {
+        line.strip()
+        for line in nginx_config(8080, ["127.0.0.1:8081", "127.0.0.1:8082"]).splitlines()
+    }
+    # Ports, addresses and the worker count are the test's own; every other line is the guide's.
+    own = ("listen ", "server 127.0.0.1:", "worker_processes ")
+    missing = [
+        line.strip()
+        for line in guide.splitlines()
+        if line.strip() and not line.strip().startswith(own) and line.strip() not in ours
+    ]
+    assert missing == []

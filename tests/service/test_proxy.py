@@ -7,7 +7,8 @@ address they are told to trust (``--trusted-proxy``). Through it: a whole
 game (its requests spread over both processes), a long wait that a move
 made through the other process ends, the page ``/``, the client's own
 address in the services' access log, and its rate counted once for both
-processes (``--rate-store database``). Without nginx these tests skip on a
+processes (``--rate-store database``), and its waits bounded over both
+processes by the proxy (``limit_conn``). Without nginx these tests skip on a
 developer's machine and fail on CI (``CI=true``).
 """
 
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 import httpx
 import pytest
 
-from bench.nginx_proxy import Proxy, ProxyUnavailable, start_proxy
+from bench.nginx_proxy import TOO_MANY_REQUESTS, Proxy, ProxyUnavailable, start_proxy
 from bench.postgres_cluster import Cluster
 from server_support import HTTP, Server, http_client
 
@@ -36,6 +37,10 @@ CLIENT = "127.0.0.5"
 
 OTHER_CLIENT = "127.0.0.6"
 """Another client's address, whose rate is its own."""
+
+CLIENT_REQUESTS = 4
+"""The requests one client address may have in progress through the test's proxy (the
+guide's 100, made small)."""
 
 GAMES_RATE = 5
 """Games one client address may create, counted in the database by both processes (per
@@ -81,7 +86,9 @@ def proxied(postgres_cluster: Cluster) -> Iterator[Proxied]:
     try:
         try:
             proxy = start_proxy(
-                [f"127.0.0.1:{server.port}" for server in servers], bind=PROXY_SOURCE
+                [f"127.0.0.1:{server.port}" for server in servers],
+                bind=PROXY_SOURCE,
+                client_requests=CLIENT_REQUESTS,
             )
         except ProxyUnavailable as reason:
             if os.environ.get("CI") == "true":
@@ -216,3 +223,50 @@ def test_a_client_s_rate_through_the_proxy_is_counted_once_for_both_processes(
         assert other.post("/drop_token", json=game).status_code == 200
     first, second = proxied.logs()
     assert " 429 " in first and " 429 " in second
+
+
+def test_a_client_s_waits_over_both_processes_are_bounded_by_the_proxy(proxied: Proxied) -> None:
+    """Each process bounds its own waits per client; the proxy bounds them over both."""
+    with through(proxied.proxy) as client:
+        game_id = client.post(
+            "/drop_token", json={"players": ["p1", "p2"], "rows": 4, "columns": 4}
+        ).json()["gameId"]
+    path = f"/drop_token/{game_id}/moves?start=0&wait=300"
+    answers: list[httpx.Response] = []
+
+    def wait() -> None:
+        with through(proxied.proxy) as waiting:
+            answers.append(waiting.get(path, timeout=330))
+
+    waiters = [threading.Thread(target=wait) for _ in range(CLIENT_REQUESTS)]
+    for waiter in waiters:
+        waiter.start()
+    try:
+        with through(proxied.proxy) as client:
+            # Refused as soon as nginx holds all the waits (a read before that is answered).
+            for _ in range(2000):
+                refused = client.get(f"/drop_token/{game_id}")
+                if refused.status_code != 200:
+                    break
+            assert refused.status_code == 429, refused.text
+            assert refused.text == TOO_MANY_REQUESTS
+            assert refused.json()["error"] == "too_many_connections"
+            assert refused.headers["retry-after"] == "1"
+            assert refused.headers["x-content-type-options"] == "nosniff"
+            assert answers == []
+            # Another address is another client.
+            with through(proxied.proxy, OTHER_CLIENT) as other:
+                assert other.get(f"/drop_token/{game_id}").status_code == 200
+            moved = HTTP.post(f"{proxied.first.url}/drop_token/{game_id}/p1", json={"column": 2})
+            assert moved.status_code == 200, moved.text
+            for waiter in waiters:
+                waiter.join(timeout=60)
+            assert [answer.status_code for answer in answers] == [200] * CLIENT_REQUESTS
+            assert client.get(f"/drop_token/{game_id}").status_code == 200
+    finally:
+        HTTP.post(f"{proxied.first.url}/drop_token/{game_id}/p2", json={"column": 3})
+        for waiter in waiters:
+            waiter.join(timeout=60)
+    # Round robin spread the waits: each process held some, none held them all.
+    first, second = proxied.logs()
+    assert served(first, path) and served(second, path)
