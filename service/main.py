@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
@@ -19,13 +20,14 @@ from connect_four.engine import __version__
 
 from .error_table import install_error_handler
 from .events import EventHub
+from .friends import CLAIM_AFTER, Friends
 from .guards import RequestLimits
 from .limits import BODY_TIMEOUT, MAX_BODY_BYTES
 from .move_feed import open_feed
 from .openapi import describe_limits, install_openapi
 from .rate_limits import RateLimiter, Rates
 from .response_headers import AnswerHeaders
-from .routers import analysis, api_docs, computer, drop_token, page, winner
+from .routers import analysis, api_docs, computer, drop_token, friend, page, winner
 from .storage import DEFAULT_DB, open_store
 from .trailing_slash import ServeWithoutTrailingSlash
 from .winner_pool import (
@@ -51,6 +53,8 @@ def create_app(
     analysis_pool: AnalysisPool | None = None,
     computer_pool: ComputerPool | None = None,
     rates: Rates | None = None,
+    clock: Callable[[], float] = time.time,
+    claim_after: float = CLAIM_AFTER,
 ) -> FastAPI:
     """The app, its games stored in ``db``: a ``postgresql://`` URL or an SQLite file.
 
@@ -64,7 +68,9 @@ def create_app(
     shared pool runs them and outlives the app; ``analysis_pool`` likewise
     for ``POST /analysis``, ``computer_pool`` for ``POST /computer_move``;
     ``rates`` bounds what each client address may create or have computed
-    (429 beyond; the defaults of :class:`Rates` if None).
+    (429 beyond; the defaults of :class:`Rates` if None); ``clock`` is the
+    time of games between friends' clocks and presence (tests inject theirs),
+    ``claim_after`` the seconds an opponent must be away before a claim.
 
     Raises:
         StorageError: the database cannot be opened as the service's database.
@@ -102,10 +108,12 @@ def create_app(
     app.state.store = store
     app.state.rate_limiter = RateLimiter(rates or Rates())
     app.state.events = events
+    app.state.friends = Friends(store, clock=clock, claim_after=claim_after)
     app.state.winner_pool = winner_pool or shared_pool()
     app.state.analysis_pool = analysis_pool or shared_analysis_pool()
     app.state.computer_pool = computer_pool or shared_computer_pool()
     app.include_router(drop_token.router)
+    app.include_router(friend.router)
     app.include_router(winner.router)
     app.include_router(analysis.router)
     app.include_router(computer.router)

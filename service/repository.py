@@ -50,6 +50,7 @@ from .errors import (
 )
 from .limits import MAX_PAGE
 from .records import (
+    ClockSetting,
     CreatedGame,
     GameRecord,
     StoredGame,
@@ -61,7 +62,31 @@ from .records import (
 )
 from .replays import note as note_replayed
 
-__all__ = ["GameStore", "WouldWaitError"]
+__all__ = ["GameStore", "MoveRules", "WouldWaitError"]
+
+
+class MoveRules:
+    """What a game's extras add to the seed's rules when it is created, moved or read.
+
+    None by default (the seed's games); :class:`connect_four.service.friends.Friends`
+    adds clocks, agreed draws and the rest of a game between friends. Each
+    hook runs inside the store's transaction, on its connection.
+    """
+
+    def created(
+        self, connection: Connection, game_id: str, players: int, clock: ClockSetting | None
+    ) -> None:
+        """A game of ``players`` players was inserted (in the same transaction)."""
+
+    def before_move(self, connection: Connection, record: GameRecord, game: Game) -> None:
+        """A move or quit is about to be applied (raise to refuse it)."""
+
+    def after_move(self, connection: Connection, record: GameRecord, game: Game) -> None:
+        """A move or quit was inserted and played on ``game``."""
+
+    def outcome(self, connection: Connection, record: GameRecord, game: Game) -> Outcome | None:
+        """The game's outcome: the engine's, unless the extras ended it otherwise."""
+        return game.outcome()
 
 
 class WouldWaitError(Exception):
@@ -96,6 +121,7 @@ class GameStore:
     def __init__(self, *, cache_weight: int = CACHE_WEIGHT) -> None:
         self._cache = GameCache(cache_weight)
         self._impatient = threading.local()
+        self.move_rules = MoveRules()
 
     @contextmanager
     def without_waiting(self) -> Iterator[None]:
@@ -138,7 +164,13 @@ class GameStore:
     # --- Games -------------------------------------------------------------
 
     def create_game(
-        self, *, players: list[str], rows: int, columns: int, tokens: bool = False
+        self,
+        *,
+        players: list[str],
+        rows: int,
+        columns: int,
+        tokens: bool = False,
+        clock: ClockSetting | None = None,
     ) -> CreatedGame:
         """Store a new game with no moves; with ``tokens``, make one secret per player.
 
@@ -160,6 +192,7 @@ class GameStore:
                 " VALUES (?, ?, ?, ?, ?)",
                 (game_id, json.dumps(players), rows, columns, digests),
             )
+            self.move_rules.created(connection, game_id, len(players), clock)
         return CreatedGame(game_id, secret)
 
     def in_progress_game_ids(self) -> list[str]:
@@ -211,7 +244,7 @@ class GameStore:
         with self._cached(game_id) as entry, self._transaction() as connection:
             record, count = self._record(connection, game_id)
             game = self._caught_up(connection, record, count, entry)
-            return record, game.outcome()
+            return record, self.move_rules.outcome(connection, record, game)
 
     def read_game(self, game_id: str) -> StoredGame:
         """The game, replayed by the engine from all its moves (a copy: for tests and tools).
@@ -347,6 +380,7 @@ class GameStore:
                         )
                     return int(done[0])
             game = self._caught_up(connection, record, count, entry)
+            self.move_rules.before_move(connection, record, game)
             try:
                 move = apply(game, player)
             # The engine numbers players; say the same with their names.
@@ -363,6 +397,7 @@ class GameStore:
                 )
                 if game.is_over():
                     connection.execute("UPDATE games SET done = 1 WHERE game_id = ?", (game_id,))
+                self.move_rules.after_move(connection, record, game)
             except BaseException:
                 game.pop()  # Not stored: the cached game must not keep it.
                 raise
