@@ -177,7 +177,8 @@ class Friends(MoveRules):
     def created(
         self, connection: Connection, game_id: str, players: int, clock: ClockSetting | None
     ) -> None:
-        """Store a new game's clock (a game without one gets no row)."""
+        """Store a new game's clock (a game without one gets no row); its players are away."""
+        self._known[game_id] = self.clock()
         if clock is not None:
             self._write(connection, game_id, _new_state(clock, players), new=True)
 
@@ -188,11 +189,15 @@ class Friends(MoveRules):
             raise GameDoneError(f"the game is over ({state['end']['reason']})")
 
     def after_move(self, connection: Connection, record: GameRecord, game: Game) -> None:
-        """Charge the mover's clock, give the increment, start the next; drop the offer."""
+        """Charge the mover's clock, give the increment, start the next; drop the offer.
+
+        The mover (their token checked, in a game with tokens) is seen.
+        """
+        move = game.history[-1]
+        self.seen(record.game_id, move.player)
         state = self._read(connection, record.game_id)
         if state is None:
             return
-        move = game.history[-1]
         clock = state["clock"]
         if clock is not None:
             now = self.clock()
@@ -233,14 +238,14 @@ class Friends(MoveRules):
         self.seen(game_id, player)
 
     def _away_for(self, game_id: str, player: int, now: float) -> float | None:
-        """Seconds ``player`` has been gone, None while present."""
+        """Seconds ``player`` has been gone (since the service first knew the game if never
+        seen), None while present."""
         if self._open.get((game_id, player), 0) > 0:
             return None
         last = self._seen.get((game_id, player))
-        if last is None:
-            last = self._known.setdefault(game_id, now)
-        gone = now - last
-        return None if gone <= self.grace else gone
+        if last is not None and now - last <= self.grace:
+            return None
+        return now - (last if last is not None else self._known.setdefault(game_id, now))
 
     # --- Reading ---------------------------------------------------------------
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import httpx
 from app_client import AppClient
 
+from connect_four.service.friends import Friends
 from connect_four.service.main import create_app
 from server_support import Database
 
@@ -55,3 +59,70 @@ def move(client: AppClient, game: str, tokens: dict[str, str], player: str, colu
         f"/drop_token/{game}/{player}", json={"column": column}, headers=bearer(tokens[player])
     )
     assert response.status_code == 200, response.text
+
+
+class Waiter(threading.Thread):
+    """One GET in a thread of its own, and its response."""
+
+    def __init__(self, client: AppClient, url: str, **params: Any) -> None:
+        super().__init__(daemon=True)
+        token = params.pop("token", None)
+        self.client, self.url, self.params = client, url, params
+        self.headers = {} if token is None else bearer(token)
+        self.response: httpx.Response | None = None
+
+    def run(self) -> None:
+        self.response = self.client.get(self.url, params=self.params, headers=self.headers)
+
+    def answer(self) -> dict[str, Any]:
+        """The answer's JSON, once it came (within the test's patience)."""
+        self.join(60)
+        assert self.response is not None, "no answer came"
+        assert self.response.status_code == 200, self.response.text
+        answer: dict[str, Any] = self.response.json()
+        return answer
+
+
+def until(condition: Callable[[], bool], what: str) -> None:
+    """Wait (in real time, at most a minute) until ``condition`` holds."""
+    deadline = time.monotonic() + 60
+    while not condition():
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.002)
+
+
+def friends_of(client: AppClient) -> Friends:
+    """The app's record of games between friends (to see who waits)."""
+    friends: Friends = client.app.state.friends  # type: ignore[attr-defined]
+    return friends
+
+
+def wait_as(
+    client: AppClient, game: str, tokens: dict[str, str], player: str, since: str, wait: float = 30
+) -> Waiter:
+    """``player`` waits for news of the game after version ``since``; started, and waiting."""
+    friends = friends_of(client)
+    number = ["ann", "bob"].index(player)
+    before = friends._open.get((game, number), 0)
+    waiter = Waiter(
+        client, f"/friend_game/{game}", player=player, since=since, wait=wait, token=tokens[player]
+    )
+    waiter.start()
+    until(
+        lambda: friends._open.get((game, number), 0) > before or not waiter.is_alive(),
+        f"{player} waits",
+    )
+    return waiter
+
+
+def status(client: AppClient, game: str) -> dict[str, Any]:
+    """The game between friends' status, as a spectator sees it."""
+    response = client.get(f"/friend_game/{game}")
+    assert response.status_code == 200, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+def present(answer: dict[str, Any]) -> dict[str, bool]:
+    """Who is present, by name, in a status answer."""
+    return {player["name"]: player["present"] for player in answer["players"]}
