@@ -98,9 +98,22 @@ def friends_of(client: AppClient) -> Friends:
 
 
 def wait_as(
-    client: AppClient, game: str, tokens: dict[str, str], player: str, since: str, wait: float = 30
+    client: AppClient,
+    game: str,
+    tokens: dict[str, str],
+    player: str,
+    since: str | None = None,
+    wait: float = 30,
 ) -> Waiter:
-    """``player`` waits for news of the game after version ``since``; started, and waiting."""
+    """``player`` waits for news of the game after version ``since``; started, and waiting.
+
+    Without ``since``, the version that ``player`` sees now (present).
+    """
+    if since is None:
+        seen = client.get(
+            f"/friend_game/{game}", params={"player": player}, headers=bearer(tokens[player])
+        )
+        since = str(seen.json()["version"])
     friends = friends_of(client)
     number = ["ann", "bob"].index(player)
     before = friends._open.get((game, number), 0)
