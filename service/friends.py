@@ -87,6 +87,7 @@ class FriendView:
     rematch: str | None
     wins: dict[str, int]
     draws: int
+    claimable: bool
     version: str
 
 
@@ -324,6 +325,8 @@ class Friends(MoveRules):
         if reason is None and count and str(count - 1) in state["reasons"]:
             reason = str(state["reasons"][str(count - 1)])
         named_offer = None if offer is None else (offer["kind"], record.players[offer["by"]])
+        gone = None if to_move is None else players[to_move].away_for
+        claimable = len(players) == 2 and gone is not None and gone >= self.claim_after
         lasting = (
             [[p.name, p.present] for p in players],
             count,
@@ -333,6 +336,7 @@ class Friends(MoveRules):
             named_offer,
             state["rematch"],
             outcome is None,
+            claimable,
         )
         version = hashlib.sha256(json.dumps(lasting).encode()).hexdigest()[:16]
         return FriendView(
@@ -348,6 +352,7 @@ class Friends(MoveRules):
             rematch=state["rematch"],
             wins=dict(zip(record.players, state["wins"], strict=True)),
             draws=int(state["draws"]),
+            claimable=claimable,
             version=version,
         )
 

@@ -371,6 +371,10 @@ class FriendStatus(BaseModel):
     rematch: str | None = Field(default=None, description="This game's rematch, once agreed.")
     wins: dict[str, int] = Field(description="The match before this game: wins by player.")
     draws: int = Field(description="The match before this game: its draws.")
+    claimable: bool = Field(
+        description="Whether the player to move has been away so long that the other may "
+        "claim the win or a draw."
+    )
     version: str = Field(
         description="Changes whenever anything but the clocks' seconds does: pass it as since "
         "to wait for the next change."

@@ -82,6 +82,7 @@ def _status(view: FriendView) -> FriendStatus:
         rematch=view.rematch,
         wins=view.wins,
         draws=view.draws,
+        claimable=view.claimable,
         version=view.version,
     )
     if view.done:

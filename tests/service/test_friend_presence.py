@@ -84,6 +84,7 @@ def test_the_win_is_claimed_once_the_opponent_is_away_long_enough_on_their_turn(
     move(client, game, tokens, "ann", 0)
     move(client, game, tokens, "bob", 1)  # ann's turn; she is gone.
     clock.advance(59)
+    assert status(client, game)["claimable"] is False
     url = f"/drop_token/{game}"
     early = client.post(
         f"/friend_game/{game}/bob/claim", json={"result": "win"}, headers=bearer(tokens["bob"])
@@ -91,6 +92,7 @@ def test_the_win_is_claimed_once_the_opponent_is_away_long_enough_on_their_turn(
     assert (early.status_code, early.json()["error"]) == (409, "claim_refused")
     assert client.get(url).json()["state"] == "IN_PROGRESS"
     clock.advance(2)
+    assert status(client, game)["claimable"] is True
     claimed = client.post(
         f"/friend_game/{game}/bob/claim", json={"result": "win"}, headers=bearer(tokens["bob"])
     )
