@@ -128,13 +128,42 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
             )
         rules = _board_of(info, settings, "--join")
         yield from _check_token(client, patience, address, token, rules.columns)
+    joined = settings.joining is not None
+    while True:
+        rematch = yield from _play(
+            settings, client, patience, address, token, players, rules, joined=joined
+        )
+        if rematch is None:
+            return
+        # The rematch: the same players, colours swapped; each keeps their token.
+        players = players[::-1]
+        address = GameAddress(settings.network, rematch, address.player)
+        joined = True
+
+
+def _play(
+    settings: Settings,
+    client: DropTokenClient,
+    patience: _Patience,
+    address: GameAddress,
+    token: str | None,
+    players: list[str],
+    rules: Rules,
+    *,
+    joined: bool,
+) -> Conversation[str | None]:
+    """Play the game at ``address`` to its end; the id of its rematch, if one was agreed.
+
+    A rematch is asked for (``--commands``) only of a service with games between friends.
+    """
+    assert settings.network is not None
     me = players.index(address.player)
     game = Game(rules)
     discs = Discs(highlight=settings.highlight, color=settings.color)
     finished = False
     link = _Friendship(client, patience, address, token, players[1 - me])
     try:
-        if settings.joining is not None:
+        if joined:
             yield from _catch_up(game, players, client, patience, address.game_id)
             other = players[1 - me]
             yield Show(
@@ -175,8 +204,11 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
     if link.drawn is not None:
         yield Show("\n" + render(game, markers=discs.playing))
         yield Show(link.drawn)
-        return
-    yield from _the_end(game, players, quitter, discs, settings)
+    else:
+        yield from _the_end(game, players, quitter, discs, settings)
+    if settings.commands and link.status is not None:
+        return (yield from link.ask_rematch())
+    return None
 
 
 def _the_end(
@@ -627,6 +659,7 @@ class _Friendship:
             or status.done != self.status.done
             or status.offer != self.offer_shown
             or status.claimable != self.status.claimable
+            or status.rematch != self.status.rematch
             or (present and self.away_shown)
             or (not present and self.seen and not self.away_shown)
         )
@@ -748,6 +781,48 @@ class _Friendship:
         except ServiceRefused as refusal:
             yield Show(f"No claim: {refusal}")
         yield from self.refresh()
+
+    def ask_rematch(self) -> Conversation[str | None]:
+        """At a game's end: offer a rematch, or accept the friend's; the new game's id, if any.
+
+        Enter (an empty line) leaves without one.
+        """
+        status = yield from self.refresh()
+        offered = False
+        while True:
+            if status.rematch is not None:
+                yield Show(f"Rematch: game {status.rematch}, colours swapped.")
+                return status.rematch
+            if status.offer == ("rematch", self.friend):
+                prompt = (
+                    f"{self.friend} offers a rematch: type rematch to play it, Enter to leave: "
+                )
+            elif offered:
+                prompt = f"Waiting for {self.friend} to accept the rematch (Enter leaves): "
+            else:
+                prompt = "Type rematch to offer a rematch, Enter to leave: "
+            watch = _StatusWatch(self.client, self.address, self.token, status.version, self)
+            answer = yield Ask(prompt, watch)
+            if answer is None:
+                if watch.status is None:
+                    return None
+                status = watch.status
+                for line in self._news(status):
+                    yield Show(line)
+                continue
+            if typed_line(answer).strip().lower() != "rematch":
+                return None
+            accept = status.offer == ("rematch", self.friend)
+            body: dict[str, object] = {"accept": True} if accept else {"kind": "rematch"}
+            what = "answer" if accept else "offer"
+            try:
+                yield from self.patience.call(
+                    partial(self.client.friend_request, self.address, self.token, what, body)
+                )
+            except ServiceRefused as refusal:
+                yield Show(f"Not now: {refusal}")
+            offered = offered or not accept
+            status = yield from self.refresh()
 
     def command(self, word: str) -> Conversation[None]:
         """Carry out a word of :data:`FRIEND_COMMANDS` typed at the move prompt."""

@@ -247,7 +247,8 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
     for option, given in [
         ("--computer", options.computer is not None),
         ("--hint", options.hint),
-        ("--commands", options.commands),
+        # In a game it plays, --commands asks for a rematch at the end (network_game).
+        ("--commands", options.commands and watching),
         ("--games", options.games != 1),
         ("--moves", options.moves is not None),
         ("--moves-file", options.moves_file is not None),

@@ -61,12 +61,14 @@ class Service:
             target=self.server.run, kwargs={"sockets": [self.listener]}, daemon=True
         )
         self.http = httpx.Client(base_url=self.url, timeout=30)
-        self.waits = 0  # ann's waits begun (status long polls with her name)
+        self.waits = (
+            0  # ann's waits begun (status long polls with a player's name: bob never waits)
+        )
         waiting = self.friends.waiting
 
         def counted(game_id: str, player: int, delta: int) -> None:
             waiting(game_id, player, delta)
-            if player == 0 and delta == 1:
+            if delta == 1:
                 self.waits += 1
 
         self.friends.waiting = counted  # type: ignore[method-assign]
@@ -115,9 +117,11 @@ def service(tmp_path: Path) -> Iterator[Service]:
 class Ann:
     """Ann's game (she joins as X), stepped by the test; the lines it showed."""
 
-    def __init__(self, service: Service, game: str, token: str) -> None:
+    def __init__(self, service: Service, game: str, token: str, *options: str) -> None:
         self.steps = converse(
-            parse_options(["--join", f"{service.url}/drop_token/{game}/ann", "--token", token])
+            parse_options(
+                ["--join", f"{service.url}/drop_token/{game}/ann", "--token", token, *options]
+            )
         )
         self.shown: list[str] = []
         self.step: Show | Ask | Wait | None = next(self.steps)
@@ -266,3 +270,46 @@ def test_the_friends_takeback_offer_is_accepted_at_the_prompt(service: Service) 
     assert ann.shown[-1] == "X's turn"
     moves = service.http.get(f"/drop_token/{game}/moves").json()["moves"]
     assert [move["column"] for move in moves] == [0, 2]
+
+
+def test_with_commands_a_rematch_is_offered_and_played_with_colours_swapped(
+    service: Service,
+) -> None:
+    game, tokens = service.new_game()
+    bob = bearer(tokens["bob"])
+    ann = Ann(service, game, tokens["ann"], "--commands")
+    ann.first_ask()
+    service.script(lambda: service.http.delete(f"/drop_token/{game}/bob", headers=bob))
+    asked = ann.run("0")
+    assert asked is not None and asked.prompt == "Type rematch to offer a rematch, Enter to leave: "
+    assert ann.shown[-3:] == ["bob (O) quits.", "Game finished.", "ann (X) wins."]
+    asked = ann.run("rematch")
+    assert asked is not None and asked.prompt.startswith("Waiting for bob to accept the rematch")
+
+    def bob_moves_in_the_rematch() -> None:
+        rematch = service.http.get(f"/friend_game/{game}").json()["rematch"]
+        service.http.post(f"/drop_token/{rematch}/bob", json={"column": 3}, headers=bob)
+
+    def bob_accepts() -> None:
+        service.script(bob_moves_in_the_rematch)  # at ann's next wait: the rematch's
+        service.http.post(f"/friend_game/{game}/bob/answer", json={"accept": True}, headers=bob)
+
+    service.script(bob_accepts)
+    assert ann.news() is not None  # bob moved first in the rematch: ann's prompt
+    rematch = [service.http.get(f"/friend_game/{game}").json()["rematch"]]
+    assert f"Rematch: game {rematch[0]}, colours swapped." in ann.shown
+    assert any(line.endswith("you are ann (O), bob is X.") for line in ann.shown)
+    assert ann.shown[-3:] == ["bob plays 3.", ann.shown[-2], "O's turn"]
+    status = service.http.get(f"/friend_game/{rematch[0]}").json()
+    assert (status["wins"], status["previous"]) == ({"bob": 0, "ann": 1}, game)
+
+
+def test_without_commands_the_game_ends_as_it_always_did(service: Service) -> None:
+    game, tokens = service.new_game()
+    ann = Ann(service, game, tokens["ann"])
+    ann.first_ask()
+    service.script(
+        lambda: service.http.delete(f"/drop_token/{game}/bob", headers=bearer(tokens["bob"]))
+    )
+    assert ann.run("0") is None
+    assert ann.shown[-3:] == ["bob (O) quits.", "Game finished.", "ann (X) wins."]
