@@ -495,7 +495,8 @@ def _add_computer_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="let a player type u to undo (against the computer, back "
         "to their previous turn), q to quit, ? for a hint, ?? for "
-        "every column's score, h to list these",
+        "every column's score, h to list these (in a network game: "
+        "offer or accept a rematch at the end)",
     )
     opponent.add_argument(
         "--pause",
