@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 from app_client import AppClient
-from friend_support import FakeClock, friend_app, move, new_game
+from friend_support import FakeClock, Waiter, friend_app, move, new_game, until
 
 from server_support import Database
 
@@ -87,9 +87,12 @@ def test_a_move_after_the_flag_fell_is_refused(client: AppClient, clock: FakeClo
 def test_a_pending_wait_sees_the_flag_fall(client: AppClient, clock: FakeClock) -> None:
     game, tokens = new_game(client, clock={"minutes": 1})
     move(client, game, tokens, "ann", 0)
-    clock.advance(61)  # Nobody asks: the waiting request alone sees the flag fall.
-    answer = client.get(f"/drop_token/{game}/moves", params={"start": 1, "wait": 30})
-    assert answer.json() == {"moves": [{"type": "TIMEOUT", "player": "bob"}]}
+    waiter = Waiter(client, f"/drop_token/{game}/moves", start=1, wait=60)
+    waiter.start()
+    hub = client.app.state.events  # type: ignore[attr-defined]
+    until(lambda: hub.waiting > 0, "the request waits")
+    clock.advance(61)  # Nobody else asks: the waiting request alone sees the flag fall.
+    assert waiter.answer() == {"moves": [{"type": "TIMEOUT", "player": "bob"}]}
 
 
 def test_days_a_move_give_each_move_its_own_time(client: AppClient, clock: FakeClock) -> None:
