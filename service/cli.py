@@ -14,6 +14,7 @@ try:
     import uvicorn
 
     from .errors import StorageError
+    from .friends import CLAIM_AFTER
     from .guards import GuardedHttpToolsProtocol
     from .limits import KEEP_ALIVE_TIMEOUT, MAX_CONNECTIONS, WINNER_WAITING
     from .main import create_app
@@ -103,6 +104,14 @@ def main(argv: list[str] | None = None) -> None:
         help="connections and requests at once, waiting ones included; more are 503 "
         f"({MAX_CONNECTIONS}; the open-files limit is raised to fit when it can be)",
     )
+    parser.add_argument(
+        "--claim-after",
+        type=_claim_seconds,
+        default=CLAIM_AFTER,
+        metavar="SECONDS",
+        help="in a game between friends, how long a player must be away on their turn before "
+        f"the other may claim the win or a draw ({CLAIM_AFTER:g})",
+    )
     _add_rate_options(parser)
     args = parser.parse_args(argv)
     if args.max_db_pages is not None and is_postgres_url(args.db):
@@ -124,6 +133,7 @@ def main(argv: list[str] | None = None) -> None:
                 computer=args.rate_computer,
                 replays=args.rate_replays,
             ),
+            claim_after=args.claim_after,
             **options,
         )
     except StorageError as error:
@@ -182,6 +192,17 @@ def _add_rate_options(parser: argparse.ArgumentParser) -> None:
             help=f"{text}, e.g. 100/minute or 10/second;300/hour, or {OFF}; more are 429 "
             f"(${variable}, else {getattr(defaults, kind)})",
         )
+
+
+def _claim_seconds(text: str) -> float:
+    """``--claim-after``'s value: seconds, above 0 and at most a day (argparse's ``type``)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 86400:
+        raise argparse.ArgumentTypeError(f"{text!r}: give seconds above 0, at most 86400")
+    return seconds
 
 
 def _rate(text: str) -> str:
