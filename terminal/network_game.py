@@ -380,6 +380,10 @@ def _watch(
             f"Waiting for {players[player]} ({MARKERS[player]}) to move... (Ctrl-C stops watching)"
         )
         news = yield from _wait_for_news(game, client, patience, game_id)
+        if not news:  # Over without a move: a draw agreed or claimed.
+            yield Show("\n" + render(game, markers=discs.playing))
+            yield Show("The game is drawn by agreement of the players.")
+            return
         for entry in news:
             yield Show(_play_entry(game, players, entry))
             if entry.column is None:
@@ -533,6 +537,10 @@ def _wait_for_news(
         if news:
             return news
         if _answered_early(client, began):
+            # A game over with no move to tell (a draw agreed between friends) ends the wait.
+            info = yield from patience.call(lambda: client.read_game(game_id))
+            if info.done:
+                return []
             yield Wait(POLL_SECONDS)
 
 

@@ -313,3 +313,20 @@ def test_without_commands_the_game_ends_as_it_always_did(service: Service) -> No
     )
     assert ann.run("0") is None
     assert ann.shown[-3:] == ["bob (O) quits.", "Game finished.", "ann (X) wins."]
+
+
+def test_a_spectator_sees_a_draw_agreed_end_the_game(service: Service) -> None:
+    game, tokens = service.new_game()
+    steps = converse(parse_options(["--watch", f"{service.url}/drop_token/{game}"]))
+    shown: list[str] = []
+    service.http.post(
+        f"/friend_game/{game}/ann/offer", json={"kind": "draw"}, headers=bearer(tokens["ann"])
+    )
+    service.http.post(
+        f"/friend_game/{game}/bob/answer", json={"accept": True}, headers=bearer(tokens["bob"])
+    )
+    for count, step in enumerate(steps):
+        if isinstance(step, Show):
+            shown.append(step.text)
+        assert count < 1000, f"the spectator never saw the end: {shown}"
+    assert shown[-1] == "The game is drawn by agreement of the players."
