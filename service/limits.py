@@ -10,6 +10,10 @@ variable each).
 from __future__ import annotations
 
 __all__ = [
+    "CLAIM_AFTER",
+    "MAX_CLOCK_DAYS",
+    "MAX_CLOCK_MINUTES",
+    "MAX_INCREMENT",
     "MAX_SIZE",
     "MAX_PLAYERS",
     "MAX_NAME_LENGTH",
@@ -223,3 +227,17 @@ RATE_REPLAYS = "200000/minute"
 games that had left the cache, replayed by the requests that need them again (some 4 us a
 move, so under 1 s of CPU a minute). A player whose game of 10,000 moves left the cache
 replays it once; a client cycling through more long games than the cache holds is stopped."""
+
+
+MAX_CLOCK_MINUTES = 600
+"""The longest clock of a game between friends, in minutes for each player."""
+
+MAX_INCREMENT = 600
+"""The largest increment a move, in seconds."""
+
+MAX_CLOCK_DAYS = 60
+"""The longest time a move of a correspondence game, in days."""
+
+CLAIM_AFTER = 60.0
+"""Seconds an opponent must have been away, on their turn, before the win or a draw is claimed
+(``--claim-after``)."""

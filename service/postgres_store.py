@@ -47,7 +47,7 @@ from psycopg_pool import ConnectionPool
 from connect_four.engine import Game, Outcome
 
 from .cache import CACHE_WEIGHT
-from .database import BUSY_TIMEOUT, Connection, Cursor, pending_migrations
+from .database import BUSY_TIMEOUT, Connection, Cursor, friend_games_table, pending_migrations
 from .errors import (
     StorageBusyError,
     StorageCommitLostError,
@@ -104,7 +104,7 @@ def _version_1(connection: Connection) -> None:
         connection.execute(statement)
 
 
-_MIGRATIONS = (_version_1,)
+_MIGRATIONS = (_version_1, friend_games_table)
 """Schema steps in order; a database at version n has had the first n applied."""
 
 

@@ -52,6 +52,7 @@ from .errors import (
     MoveNotFoundError,
 )
 from .records import (
+    ClockSetting,
     CreatedGame,
     GameRecord,
     StoredGame,
@@ -63,7 +64,7 @@ from .records import (
 )
 from .replays import note as note_replayed
 
-__all__ = ["Apply", "Database", "GameStore", "WouldWaitError", "quit_move"]
+__all__ = ["Apply", "Database", "GameStore", "MoveRules", "WouldWaitError", "quit_move"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -80,6 +81,30 @@ class Database:
     where: str
     """The SQLite file's path, or the PostgreSQL URL."""
     read_only: bool
+
+
+class MoveRules:
+    """What a game's extras add to the seed's rules when it is created, moved or read.
+
+    None by default (the seed's games); :class:`connect_four.service.friends.Friends`
+    adds clocks, agreed draws and the rest of a game between friends. Each
+    hook runs inside the store's transaction, on its connection.
+    """
+
+    def created(
+        self, connection: Connection, game_id: str, players: int, clock: ClockSetting | None
+    ) -> None:
+        """A game of ``players`` players was inserted (in the same transaction)."""
+
+    def before_move(self, connection: Connection, record: GameRecord, game: Game) -> None:
+        """A move or quit is about to be applied (raise to refuse it)."""
+
+    def after_move(self, connection: Connection, record: GameRecord, game: Game) -> None:
+        """A move or quit was inserted and played on ``game``."""
+
+    def outcome(self, connection: Connection, record: GameRecord, game: Game) -> Outcome | None:
+        """The game's outcome: the engine's, unless the extras ended it otherwise."""
+        return game.outcome()
 
 
 class WouldWaitError(Exception):
@@ -117,6 +142,7 @@ class GameStore:
     def __init__(self, *, cache_weight: int = CACHE_WEIGHT) -> None:
         self._cache: GameCache[GameRecord] = GameCache(cache_weight)
         self._impatient = threading.local()
+        self.move_rules = MoveRules()
 
     async def call_on_loop(self, call: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
         """``call(*args, **kwargs)`` made on the event loop without blocking it, when it can be.
@@ -179,7 +205,13 @@ class GameStore:
     # --- Games -------------------------------------------------------------
 
     def create_game(
-        self, *, players: list[str], rows: int, columns: int, tokens: bool = False
+        self,
+        *,
+        players: list[str],
+        rows: int,
+        columns: int,
+        tokens: bool = False,
+        clock: ClockSetting | None = None,
     ) -> CreatedGame:
         """Store a new game with no moves; with ``tokens``, make one secret per player.
 
@@ -197,6 +229,7 @@ class GameStore:
                 " VALUES (?, ?, ?, ?, ?)",
                 self._game_row(record),
             )
+            self.move_rules.created(connection, record.game_id, len(players), clock)
         self._remember_new(record)
         return created
 
@@ -294,7 +327,7 @@ class GameStore:
         with self._cached(game_id) as entry, self._transaction() as connection:
             record, count = self._record(connection, game_id)
             game = self._caught_up(connection, record, count, entry)
-            return record, game.outcome()
+            return record, self.move_rules.outcome(connection, record, game)
 
     def read_game(self, game_id: str) -> StoredGame:
         """The game, replayed by the engine from all its moves (a copy: for tests and tools).
@@ -428,6 +461,7 @@ class GameStore:
                             raise IdempotencyKeyReusedError(key, game_id, int(done[0]))
                         return int(done[0])
                 game = self._caught_up(connection, record, count, entry)
+                self.move_rules.before_move(connection, record, game)
                 try:
                     move = apply(game, player)
                 # The engine numbers players; say the same with their names.
@@ -446,6 +480,7 @@ class GameStore:
                         connection.execute(
                             "UPDATE games SET done = 1 WHERE game_id = ?", (game_id,)
                         )
+                    self.move_rules.after_move(connection, record, game)
                 except BaseException:
                     game.pop()  # Not stored: the cached game must not keep it.
                     raise

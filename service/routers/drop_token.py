@@ -10,18 +10,20 @@ client of the seed API sees the seed API.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Response, status
 
 from connect_four.engine import Move
 
-from ..dependencies import ClientDep, EventsDep, StoreDep
+from ..dependencies import ClientDep, EventsDep, FriendsDep, StoreDep
 from ..errors import MoveNotFoundError
+from ..friends import Friends
 from ..limits import MAX_KEY_LENGTH, MAX_MOVES_PAGE, MAX_PAGE, MAX_STORED_INTEGER, MAX_WAIT
 from ..long_poll import Reading, wait_for_news
 from ..rate_limits import charge_replays, limited
-from ..records import CONNECT, GameRecord
+from ..records import CONNECT, ClockSetting, GameRecord
 from ..schemas import (
     GameCreate,
     GameCreated,
@@ -123,9 +125,23 @@ Wait = Annotated[
 ]
 
 
-def _move_out(record: GameRecord, move: Move) -> MoveOut:
+FLAG_TICK = 0.25
+"""Seconds between a long poll's looks at a running clock (a flag may fall meanwhile)."""
+
+
+async def _settle(store: StoreDep, friends: Friends, events: EventsDep, game_id: str) -> None:
+    """Record a flag fall that is due (a game between friends' clock), waking the waiters."""
+    if await call_store(store, friends.settle, game_id):
+        events.notify(game_id)
+
+
+def _move_out(record: GameRecord, move: Move, reason: str | None = None) -> MoveOut:
     player = record.players[move.player]
     if move.column is None:
+        if reason == "TIMEOUT":
+            return MoveOut(type="TIMEOUT", player=player)
+        if reason == "ABANDONED":
+            return MoveOut(type="ABANDONED", player=player)
         return MoveOut(type="QUIT", player=player)
     return MoveOut(type="MOVE", player=player, column=move.column)
 
@@ -190,7 +206,16 @@ async def create_game(body: GameCreate, store: StoreDep) -> GameCreated:
 
     With "tokens": true, the answer also holds one secret token per player;
     the game's moves and quits then need 'Authorization: Bearer <token>'.
+    With a clock (minutes and increment, or days a move), the service keeps
+    each player's time: see /friend_game.
     """
+    clock = None
+    if body.clock is not None:
+        if body.clock.days is not None:
+            clock = ClockSetting(body.clock.days * 86400.0, 0.0, body.clock.days * 86400.0)
+        else:
+            assert body.clock.minutes is not None  # The schema asks for one or the other.
+            clock = ClockSetting(body.clock.minutes * 60.0, float(body.clock.increment))
     created = await call_store(
         store,
         store.create_game,
@@ -198,6 +223,7 @@ async def create_game(body: GameCreate, store: StoreDep) -> GameCreated:
         rows=body.rows,
         columns=body.columns,
         tokens=body.tokens,
+        clock=clock,
     )
     return GameCreated(gameId=created.game_id, tokens=created.tokens)
 
@@ -208,21 +234,37 @@ async def create_game(body: GameCreate, store: StoreDep) -> GameCreated:
     response_model_exclude_unset=True,
     responses=error_responses(e404="Game not found.", **_STORAGE),
 )
-async def read_game(game_id: GameId, store: StoreDep) -> GameState:
+async def read_game(
+    game_id: GameId, store: StoreDep, friends: FriendsDep, events: EventsDep
+) -> GameState:
     """Get the state of the game (no winner key while in progress, null after a draw).
 
-    Beyond the seed, the board: rows, columns, and the stones in a row that win.
+    Beyond the seed, the board: rows, columns, and the stones in a row that win;
+    for a game between friends, its clock and how it ended (reason).
     """
+    await _settle(store, friends, events, game_id)
     record, outcome = await call_store(store, store.read_state, game_id)
+    reason, clocks = await call_store(store, friends.clocks, game_id)
     players, rows, columns = list(record.players), record.rows, record.columns
     if outcome is None:
-        return GameState(
+        state = GameState(
             players=players, state="IN_PROGRESS", rows=rows, columns=columns, connect=CONNECT
         )
-    winner = None if outcome.winner is None else record.players[outcome.winner]
-    return GameState(
-        players=players, state="DONE", winner=winner, rows=rows, columns=columns, connect=CONNECT
-    )
+    else:
+        winner = None if outcome.winner is None else record.players[outcome.winner]
+        state = GameState(
+            players=players,
+            state="DONE",
+            winner=winner,
+            rows=rows,
+            columns=columns,
+            connect=CONNECT,
+        )
+    if reason is not None:
+        state.reason = reason
+    if clocks is not None:
+        state.clock = clocks
+    return state
 
 
 @router.get(
@@ -247,6 +289,7 @@ async def read_moves(
     store: StoreDep,
     events: EventsDep,
     client: ClientDep,
+    friends: FriendsDep,
     start: Annotated[
         int | None, Query(ge=0, le=MAX_STORED_INTEGER, description="First move number.")
     ] = None,
@@ -275,36 +318,66 @@ async def read_moves(
     # One more move than a page holds is read, to know whether another page follows.
     first = start or 0
     last = first + MAX_MOVES_PAGE if until is None else min(until, first + MAX_MOVES_PAGE)
+    await _settle(store, friends, events, game_id)
     if wait is None:
         record, moves = await call_store(store, store.read_moves, game_id, start, last)
-        return _move_list(record, moves, first)
+        reasons = await call_store(store, friends.reasons, game_id)
+        return _move_list(record, moves, first, reasons)
+    news = [False]
 
     def read() -> Reading[bytes | MoveNotFoundError]:
         """The answer now; news if it holds a move, or if the game is over."""
         try:
             record, moves = store.read_moves(game_id, start, last)
         except MoveNotFoundError as error:
-            return Reading(error, news=store.read_state(game_id)[1] is not None)
-        body = _move_list(record, moves, first).model_dump_json(exclude_none=True).encode()
-        return Reading(body, news=bool(moves) or store.read_state(game_id)[1] is not None)
+            news[0] = store.read_state(game_id)[1] is not None
+            return Reading(error, news=news[0])
+        listed = _move_list(record, moves, first, friends.reasons(game_id))
+        news[0] = bool(moves) or store.read_state(game_id)[1] is not None
+        return Reading(listed.model_dump_json(exclude_none=True).encode(), news=news[0])
 
     # Counted by the client's address (a trusted proxy's forwarded one):
-    # one client cannot hold every place that waiting takes.
+    # one client cannot hold every place that waiting takes. A running
+    # clock's flag may fall while nobody moves: look at it every FLAG_TICK.
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
     with client.waiting():
-        answer = await wait_for_news(
-            events, store, game_id, (start, last), read, wait, receive=client.receive
-        )
+        while True:
+            ticking = await call_store(store, friends.flag_due, game_id)
+            left = deadline - loop.time()
+            answer = await wait_for_news(
+                events,
+                store,
+                game_id,
+                (start, last),
+                read,
+                min(left, FLAG_TICK) if ticking else left,
+                receive=client.receive,
+            )
+            if not ticking or news[0] or loop.time() >= deadline or events.closing:
+                break
+            await _settle(store, friends, events, game_id)
     if isinstance(answer, MoveNotFoundError):
         # A copy: the requests that shared the read must not share one traceback.
         raise MoveNotFoundError(*answer.args)
     return Response(answer, media_type="application/json")
 
 
-def _move_list(record: GameRecord, moves: list[Move], first: int) -> MoveList:
-    """The answer of ``moves`` read from number ``first`` on: one page, and the next's start."""
+def _move_list(
+    record: GameRecord, moves: list[Move], first: int, reasons: dict[int, str]
+) -> MoveList:
+    """The answer of ``moves`` read from number ``first`` on: one page, and the next's start.
+
+    ``reasons`` marks the quits of a game between friends that were a flag fall
+    or an abandoned game, by move number.
+    """
     following = first + MAX_MOVES_PAGE if len(moves) > MAX_MOVES_PAGE else None
     return MoveList(
-        moves=[_move_out(record, move) for move in moves[:MAX_MOVES_PAGE]], next=following
+        moves=[
+            _move_out(record, move, reasons.get(first + number))
+            for number, move in enumerate(moves[:MAX_MOVES_PAGE])
+        ],
+        next=following,
     )
 
 
@@ -328,10 +401,12 @@ async def create_move(
     body: MoveIn,
     store: StoreDep,
     events: EventsDep,
+    friends: FriendsDep,
     authorization: Authorization = None,
     idempotency_key: IdempotencyKey = None,
 ) -> MovePosted:
     """Post a move: drop the player's token into a column."""
+    await _settle(store, friends, events, game_id)
     number = await call_store(
         store,
         store.play,
@@ -361,10 +436,12 @@ async def read_move(
         int, Path(ge=0, le=MAX_STORED_INTEGER, description="From 0, quits included.")
     ],
     store: StoreDep,
+    friends: FriendsDep,
 ) -> MoveOut:
     """Return the move."""
     record, move = await call_store(store, store.read_move, game_id, move_number)
-    return _move_out(record, move)
+    reasons = await call_store(store, friends.reasons, game_id)
+    return _move_out(record, move, reasons.get(move_number))
 
 
 @router.delete(
@@ -390,10 +467,12 @@ async def delete_player(
     player_id: PlayerId,
     store: StoreDep,
     events: EventsDep,
+    friends: FriendsDep,
     authorization: Authorization = None,
     idempotency_key: IdempotencyKey = None,
 ) -> Response:
     """Player quits from game; the last player left wins."""
+    await _settle(store, friends, events, game_id)
     await call_store(
         store,
         store.quit,
