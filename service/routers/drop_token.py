@@ -10,20 +10,19 @@ client of the seed API sees the seed API.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Response, status
 
 from connect_four.engine import Move
 
-from ..dependencies import ClientDep, EventsDep, FriendsDep, StoreDep
+from ..dependencies import ClientDep, EventsDep, StoreDep
 from ..errors import MoveNotFoundError
-from ..friends import Friends
 from ..limits import MAX_KEY_LENGTH, MAX_MOVES_PAGE, MAX_PAGE, MAX_STORED_INTEGER, MAX_WAIT
 from ..long_poll import Reading, wait_for_news
 from ..rate_limits import charge_replays, limited
 from ..records import CONNECT, ClockSetting, GameRecord
+from ..repository import MarkedMoves
 from ..schemas import (
     GameCreate,
     GameCreated,
@@ -129,13 +128,8 @@ FLAG_TICK = 0.25
 """Seconds between a long poll's looks at a running clock (a flag may fall meanwhile)."""
 
 
-async def _settle(store: StoreDep, friends: Friends, events: EventsDep, game_id: str) -> None:
-    """Record a flag fall that is due (a game between friends' clock), waking the waiters."""
-    if await call_store(store, friends.settle, game_id):
-        events.notify(game_id)
-
-
 def _move_out(record: GameRecord, move: Move, reason: str | None = None) -> MoveOut:
+    """A move as answered; ``reason``: a game between friends' quit was a TIMEOUT or ABANDONED."""
     player = record.players[move.player]
     if move.column is None:
         if reason == "TIMEOUT":
@@ -234,17 +228,14 @@ async def create_game(body: GameCreate, store: StoreDep) -> GameCreated:
     response_model_exclude_unset=True,
     responses=error_responses(e404="Game not found.", **_STORAGE),
 )
-async def read_game(
-    game_id: GameId, store: StoreDep, friends: FriendsDep, events: EventsDep
-) -> GameState:
+async def read_game(game_id: GameId, store: StoreDep) -> GameState:
     """Get the state of the game (no winner key while in progress, null after a draw).
 
     Beyond the seed, the board: rows, columns, and the stones in a row that win;
     for a game between friends, its clock and how it ended (reason).
     """
-    await _settle(store, friends, events, game_id)
-    record, outcome = await call_store(store, store.read_state, game_id)
-    reason, clocks = await call_store(store, friends.clocks, game_id)
+    status = await call_store(store, store.read_status, game_id)
+    record, outcome = status.record, status.outcome
     players, rows, columns = list(record.players), record.rows, record.columns
     if outcome is None:
         state = GameState(
@@ -260,10 +251,10 @@ async def read_game(
             columns=columns,
             connect=CONNECT,
         )
-    if reason is not None:
-        state.reason = reason
-    if clocks is not None:
-        state.clock = clocks
+    if status.reason is not None:
+        state.reason = status.reason
+    if status.clocks is not None:
+        state.clock = dict(zip(players, status.clocks, strict=True))
     return state
 
 
@@ -289,7 +280,6 @@ async def read_moves(
     store: StoreDep,
     events: EventsDep,
     client: ClientDep,
-    friends: FriendsDep,
     start: Annotated[
         int | None, Query(ge=0, le=MAX_STORED_INTEGER, description="First move number.")
     ] = None,
@@ -318,63 +308,51 @@ async def read_moves(
     # One more move than a page holds is read, to know whether another page follows.
     first = start or 0
     last = first + MAX_MOVES_PAGE if until is None else min(until, first + MAX_MOVES_PAGE)
-    await _settle(store, friends, events, game_id)
     if wait is None:
-        record, moves = await call_store(store, store.read_moves, game_id, start, last)
-        reasons = await call_store(store, friends.reasons, game_id)
-        return _move_list(record, moves, first, reasons)
-    news = [False]
+        read_now = await call_store(store, store.read_marked_moves, game_id, start, last)
+        return _move_list(read_now, first)
 
     def read() -> Reading[bytes | MoveNotFoundError]:
-        """The answer now; news if it holds a move, or if the game is over."""
+        """The answer now; news if it holds a move, or if the game is over.
+
+        While a game between friends' clock runs, a flag may fall with nobody
+        moving: the wait reads again every FLAG_TICK (a read records a flag
+        fall that is due).
+        """
         try:
-            record, moves = store.read_moves(game_id, start, last)
+            marked = store.read_marked_moves(game_id, start, last)
         except MoveNotFoundError as error:
-            news[0] = store.read_state(game_id)[1] is not None
-            return Reading(error, news=news[0])
-        listed = _move_list(record, moves, first, friends.reasons(game_id))
-        news[0] = bool(moves) or store.read_state(game_id)[1] is not None
-        return Reading(listed.model_dump_json(exclude_none=True).encode(), news=news[0])
+            status = store.read_status(game_id)
+            ticking = status.clocks is not None and status.outcome is None
+            again = FLAG_TICK if ticking else None
+            return Reading(error, news=status.outcome is not None, again=again)
+        body = _move_list(marked, first).model_dump_json(exclude_none=True).encode()
+        news = bool(marked.moves) or store.read_state(game_id)[1] is not None
+        return Reading(body, news=news, again=FLAG_TICK if marked.ticking else None)
 
     # Counted by the client's address (a trusted proxy's forwarded one):
-    # one client cannot hold every place that waiting takes. A running
-    # clock's flag may fall while nobody moves: look at it every FLAG_TICK.
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + wait
+    # one client cannot hold every place that waiting takes.
     with client.waiting():
-        while True:
-            ticking = await call_store(store, friends.flag_due, game_id)
-            left = deadline - loop.time()
-            answer = await wait_for_news(
-                events,
-                store,
-                game_id,
-                (start, last),
-                read,
-                min(left, FLAG_TICK) if ticking else left,
-                receive=client.receive,
-            )
-            if not ticking or news[0] or loop.time() >= deadline or events.closing:
-                break
-            await _settle(store, friends, events, game_id)
+        answer = await wait_for_news(
+            events, store, game_id, (start, last), read, wait, receive=client.receive
+        )
     if isinstance(answer, MoveNotFoundError):
         # A copy: the requests that shared the read must not share one traceback.
         raise MoveNotFoundError(*answer.args)
     return Response(answer, media_type="application/json")
 
 
-def _move_list(
-    record: GameRecord, moves: list[Move], first: int, reasons: dict[int, str]
-) -> MoveList:
-    """The answer of ``moves`` read from number ``first`` on: one page, and the next's start.
+def _move_list(read: MarkedMoves, first: int) -> MoveList:
+    """The answer of the moves read from number ``first`` on: one page, and the next's start.
 
-    ``reasons`` marks the quits of a game between friends that were a flag fall
-    or an abandoned game, by move number.
+    Quits of a game between friends that were a flag fall or an abandoned
+    game say so.
     """
+    moves, reasons = read.moves, read.reasons
     following = first + MAX_MOVES_PAGE if len(moves) > MAX_MOVES_PAGE else None
     return MoveList(
         moves=[
-            _move_out(record, move, reasons.get(first + number))
+            _move_out(read.record, move, reasons.get(first + number))
             for number, move in enumerate(moves[:MAX_MOVES_PAGE])
         ],
         next=following,
@@ -401,12 +379,10 @@ async def create_move(
     body: MoveIn,
     store: StoreDep,
     events: EventsDep,
-    friends: FriendsDep,
     authorization: Authorization = None,
     idempotency_key: IdempotencyKey = None,
 ) -> MovePosted:
     """Post a move: drop the player's token into a column."""
-    await _settle(store, friends, events, game_id)
     number = await call_store(
         store,
         store.play,
@@ -436,12 +412,10 @@ async def read_move(
         int, Path(ge=0, le=MAX_STORED_INTEGER, description="From 0, quits included.")
     ],
     store: StoreDep,
-    friends: FriendsDep,
 ) -> MoveOut:
     """Return the move."""
-    record, move = await call_store(store, store.read_move, game_id, move_number)
-    reasons = await call_store(store, friends.reasons, game_id)
-    return _move_out(record, move, reasons.get(move_number))
+    record, move, reason = await call_store(store, store.read_marked_move, game_id, move_number)
+    return _move_out(record, move, reason)
 
 
 @router.delete(
@@ -467,12 +441,10 @@ async def delete_player(
     player_id: PlayerId,
     store: StoreDep,
     events: EventsDep,
-    friends: FriendsDep,
     authorization: Authorization = None,
     idempotency_key: IdempotencyKey = None,
 ) -> Response:
     """Player quits from game; the last player left wins."""
-    await _settle(store, friends, events, game_id)
     await call_store(
         store,
         store.quit,

@@ -15,8 +15,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
-from ..dependencies import EventsDep, FriendsDep, GoneDep, StoreDep
-from ..friends import FriendView
+from ..dependencies import ClientDep, EventsDep, FriendsDep, GoneDep, StoreDep
+from ..friends import Friends, FriendView
 from ..limits import MAX_WAIT
 from ..rate_limits import charge_replays, limited
 from ..schemas import (
@@ -30,7 +30,7 @@ from ..schemas import (
     error_responses,
 )
 from ..store_calls import call_store
-from .drop_token import _AUTH, _RATE, _STORAGE, Authorization, GameId, PlayerId, _bearer, _settle
+from .drop_token import _AUTH, _RATE, _STORAGE, Authorization, GameId, PlayerId, _bearer
 
 __all__ = ["TICK", "router"]
 
@@ -46,6 +46,13 @@ router = APIRouter(
         "(rate_limited): try again after Retry-After seconds."
     ),
 )
+
+
+async def _settle(store: StoreDep, friends: Friends, events: EventsDep, game_id: str) -> None:
+    """Record a flag fall that is due (a game between friends' clock), waking the waiters."""
+    if await call_store(store, friends.settle, game_id):
+        events.notify(game_id)
+
 
 _CONFLICT = {
     "e409": "Not now: offer_refused (a draw or takeback once the game is over, a rematch "
@@ -98,6 +105,10 @@ def _status(view: FriendView) -> FriendStatus:
         e400=f"Malformed request: wait not above 0 and at most {MAX_WAIT:g}.",
         **_AUTH,
         e404="Game not found, or player not one of its players.",
+        e429=(
+            "With wait: the client's address has as many requests waiting as one "
+            "address may (too_many_waits). Retry after Retry-After."
+        ),
         **_STORAGE,
     ),
 )
@@ -107,6 +118,7 @@ async def read_friend_game(
     store: StoreDep,
     friends: FriendsDep,
     events: EventsDep,
+    client: ClientDep,
     player: Annotated[
         str | None,
         Query(description="The asking player's name: they count as present while it waits."),
@@ -147,7 +159,7 @@ async def read_friend_game(
         friends.waiting(game_id, number, 1)
         events.notify(game_id)  # The opponent sees this player come back at once.
     try:
-        with events.watch(game_id) as watched:
+        with client.waiting(), events.watch(game_id) as watched:
             while loop.time() < deadline and not events.closing:
                 seen = watched.generation
                 await events.changed(watched, seen, min(TICK, deadline - loop.time()))
