@@ -52,6 +52,7 @@ __all__ = [
     "RATE_ANALYSIS",
     "RATE_COMPUTER",
     "RATE_REPLAYS",
+    "RATE_READS",
 ]
 
 MAX_SIZE = 100
@@ -228,6 +229,12 @@ games that had left the cache, replayed by the requests that need them again (so
 move, so under 1 s of CPU a minute). A player whose game of 10,000 moves left the cache
 replays it once; a client cycling through more long games than the cache holds is stopped."""
 
+RATE_READS = "100000/minute"
+"""How many moves and game ids one client address may read (``--rate-reads``),
+counted by what the answers hold: 200 full pages of moves a minute (under
+1 ms of CPU each), or 100 full pages of game ids. A player or
+spectator following a game reads the few moves since the last answer; a
+review of a 10,000-move game reads 20 pages."""
 
 MAX_CLOCK_MINUTES = 600
 """The longest clock of a game between friends, in minutes for each player."""

@@ -101,6 +101,7 @@ def create_app(
             rate_analysis=rates.analysis,
             rate_computer=rates.computer,
             rate_replays=rates.replays,
+            rate_reads=rates.reads,
         )
     store = open_store(
         settings.db, max_db_pages=settings.max_db_pages, read_only=settings.read_only

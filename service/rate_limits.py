@@ -1,4 +1,5 @@
-"""Per-client rates of what creates or computes: games, moves, analyses, computer moves.
+"""Per-client rates of what creates, computes or reads: games, moves, analyses, computer
+moves, stored moves replayed, and moves and game ids read.
 
 Each kind of request has a rate per client address, counted by the
 ``limits`` package (a sliding window counter in this process's memory: two
@@ -27,7 +28,14 @@ from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
 from .errors import RateLimitedError
-from .limits import RATE_ANALYSIS, RATE_COMPUTER, RATE_GAMES, RATE_MOVES, RATE_REPLAYS
+from .limits import (
+    RATE_ANALYSIS,
+    RATE_COMPUTER,
+    RATE_GAMES,
+    RATE_MOVES,
+    RATE_READS,
+    RATE_REPLAYS,
+)
 from .replays import metered
 
 __all__ = [
@@ -35,6 +43,7 @@ __all__ = [
     "RateLimiter",
     "Rates",
     "charge_replays",
+    "charged",
     "client_key",
     "limited",
     "parse_rate",
@@ -54,6 +63,7 @@ class Rates:
     analysis: str = RATE_ANALYSIS
     computer: str = RATE_COMPUTER
     replays: str = RATE_REPLAYS
+    reads: str = RATE_READS
 
     @classmethod
     def off(cls) -> Rates:
@@ -67,6 +77,7 @@ _WHAT = {
     "analysis": "analyses asked",
     "computer": "computer moves asked",
     "replays": "stored moves replayed (games that had left the server's cache)",
+    "reads": "moves and game ids read",
 }
 
 
@@ -170,6 +181,27 @@ def limited(kind: str) -> Callable[[Request], Awaitable[None]]:
 
     count.__name__ = f"rate_limit_{kind}"
     return count
+
+
+def charged(kind: str) -> Callable[[Request], AsyncIterator[list[int]]]:
+    """A route dependency: refuse a client whose ``kind`` is used up, else give the route a
+    meter (a one-item list) to add its cost to, charged to the client when the request ends.
+
+    For costs known only once the answer is made: the moves and game ids a read answers.
+    """
+
+    async def meter(request: Request) -> AsyncIterator[list[int]]:
+        limiter: RateLimiter = request.app.state.rate_limiter
+        client = client_key(request.client.host if request.client else None)
+        await limiter.ensure_open(kind, client)
+        cost = [0]
+        try:
+            yield cost
+        finally:
+            await limiter.charge(kind, client, cost[0])
+
+    meter.__name__ = f"charge_{kind}"
+    return meter
 
 
 async def charge_replays(request: Request) -> AsyncIterator[None]:

@@ -27,6 +27,7 @@ from .limits import (
     RATE_COMPUTER,
     RATE_GAMES,
     RATE_MOVES,
+    RATE_READS,
     RATE_REPLAYS,
     WINNER_WAITING,
 )
@@ -219,6 +220,12 @@ class Settings:
         "(games that had left its cache); more are 429",
         metavar="RATE",
     )
+    rate_reads: str = _setting(
+        RATE_READS,
+        _rate,
+        "moves and game ids one client address may read (the lists' answers); more are 429",
+        metavar="RATE",
+    )
     max_client_connections: int = _setting(
         MAX_CLIENT_CONNECTIONS,
         int,
@@ -264,6 +271,7 @@ class Settings:
             analysis=self.rate_analysis,
             computer=self.rate_computer,
             replays=self.rate_replays,
+            reads=self.rate_reads,
         )
 
     def trusted_proxies(self) -> TrustedProxies:

@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from app_client import AppClient
 
+from connect_four.service.limits import MAX_MOVES_PAGE
+from connect_four.service.schemas import MoveList, MoveOut
 from server_support import answered_before_storage
 
 NewGame = Callable[..., str]
@@ -539,3 +541,46 @@ def test_openapi_documents_every_status(
 ) -> None:
     document = client.get("/openapi.json").json()
     assert set(document["paths"][path][method]["responses"]) == codes
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["a", "b", "c"],
+        ['quote " and \\ backslash', "👩\u200d🚀 Zoë", "line\u2028separator", "<b>&amp;"],
+    ],
+)
+def test_a_move_list_s_bytes_are_the_models_bytes(
+    client: AppClient, new_game: NewGame, names: list[str]
+) -> None:
+    # The list is written straight as JSON (for speed): byte for byte what its model writes.
+    game_id = new_game(client, players=names)
+    play_all(client, game_id, [(names[0], 1), (names[1], 2)])
+    assert client.delete(f"/drop_token/{game_id}/{names[0]}").status_code == 202
+    for query in ("", "?start=1", "?start=0&until=0", "?start=0&wait=1"):
+        body = client.get(f"/drop_token/{game_id}/moves{query}").content
+        model = MoveList.model_validate_json(body)
+        assert body == model.model_dump_json(exclude_none=True).encode()
+        assert model.moves[-1] == MoveOut(type="QUIT", player=names[0]) or "until" in query
+
+
+def test_a_long_move_list_s_pages_are_the_models_bytes(
+    client: AppClient, new_game: NewGame
+) -> None:
+    # Seven players in turn over 100 columns never line up four.
+    names = [f"p{n}" for n in range(7)]
+    game_id = new_game(client, players=names, rows=100, columns=100)
+    play_all(
+        client,
+        game_id,
+        [(names[n % 7], n % 100) for n in range(MAX_MOVES_PAGE + 3)],
+    )
+    for query, following in (
+        ("", MAX_MOVES_PAGE),
+        ("?start=2", MAX_MOVES_PAGE + 2),
+        ("?start=500", None),
+    ):
+        body = client.get(f"/drop_token/{game_id}/moves{query}").content
+        model = MoveList.model_validate_json(body)
+        assert body == model.model_dump_json(exclude_none=True).encode()
+        assert model.next == following

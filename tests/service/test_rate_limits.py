@@ -1,4 +1,4 @@
-"""Per-client rates of what creates or computes: 429 with Retry-After beyond them (issue 33)."""
+"""Per-client rates of what creates, computes or reads: 429 with Retry-After beyond them (issue 33)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from connect_four.service.limits import (
     RATE_COMPUTER,
     RATE_GAMES,
     RATE_MOVES,
+    RATE_READS,
     RATE_REPLAYS,
 )
 from connect_four.service.main import create_app
@@ -29,6 +30,7 @@ TIGHT = Rates(
     analysis="2/minute",
     computer="2/minute",
     replays="100/minute",
+    reads="off",
 )
 
 
@@ -122,6 +124,8 @@ def test_the_openapi_document_states_each_429(client: AppClient) -> None:
         ("/drop_token/{gameId}/{playerId}", "delete"),
         ("/analysis", "post"),
         ("/computer_move", "post"),
+        ("/drop_token", "get"),
+        ("/drop_token/{gameId}/moves", "get"),
     ]:
         assert "429" in paths[path][method]["responses"], (path, method)
     # A read is counted only for the games it makes the server replay.
@@ -142,6 +146,7 @@ def test_the_defaults_are_stated_in_the_readme_and_the_help(
         ("--rate-analysis", RATE_ANALYSIS),
         ("--rate-computer", RATE_COMPUTER),
         ("--rate-replays", RATE_REPLAYS),
+        ("--rate-reads", RATE_READS),
     ]:
         assert f"`{option}` ({rate})" in readme, option
         assert option in help_text and rate in help_text
@@ -185,3 +190,30 @@ def test_replaying_games_that_left_the_cache_is_charged_to_the_client(app: Any) 
         app.state.store._cache.evict(game_id)
         # ...and is charged for it: its budget is used up in turn.
         assert_rate_limited(other.get(f"/drop_token/{game_id}"))
+
+
+def test_reads_are_charged_by_the_moves_and_ids_they_answer(tmp_path: Path) -> None:
+    """A client reading long lists again and again is stopped; others read on."""
+    app = create_app(tmp_path / "games.db", rates=Rates(reads="1200/minute"))
+    game_id = replayed_game(app, 520)
+    with AppClient(app, client=("192.0.2.1", 1)) as client:
+        assert len(client.get(f"/drop_token/{game_id}/moves").json()["moves"]) == 500
+        assert len(client.get(f"/drop_token/{game_id}/moves?start=20").json()["moves"]) == 500
+        # 1,000 of 1,200 read: the next page is answered (its cost is known only after)...
+        answer = client.get(f"/drop_token/{game_id}/moves?start=0&wait=1")
+        assert len(answer.json()["moves"]) == 500
+        # ...and used the budget up: every list waits for the window, a short one too.
+        refused = client.get(f"/drop_token/{game_id}/moves?start=519")
+        assert_rate_limited(refused)
+        assert "moves and game ids read" in refused.json()["detail"]
+        assert_rate_limited(client.get("/drop_token"))
+        # What is not a list is not a read: the game's state and one move.
+        assert client.get(f"/drop_token/{game_id}").status_code == 200
+        assert client.get(f"/drop_token/{game_id}/moves/3").status_code == 200
+    with AppClient(app, client=("198.51.100.9", 1)) as other:
+        assert other.get(f"/drop_token/{game_id}/moves?start=510").json()["moves"][0] == {
+            "type": "MOVE",
+            "player": "p6",
+            "column": 5,
+        }
+        assert other.get("/drop_token").json() == {"games": [game_id]}

@@ -54,7 +54,7 @@ def test_the_flags_and_variables_keep_their_names_and_defaults() -> None:
     by_flag = {setting.flag: setting for setting in Settings.definitions()}
     assert by_flag["--db"].environment == "CONNECT_FOUR_DB"
     assert by_flag["--trusted-proxy"].environment == "CONNECT_FOUR_TRUSTED_PROXIES"
-    for kind in ("games", "moves", "analysis", "computer", "replays"):
+    for kind in ("games", "moves", "analysis", "computer", "replays", "reads"):
         assert by_flag[f"--rate-{kind}"].environment == f"CONNECT_FOUR_RATE_{kind.upper()}"
     settings = Settings.from_command_line([], {})
     assert (settings.host, settings.port, settings.db) == ("127.0.0.1", 8080, "drop_token.db")
