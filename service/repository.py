@@ -400,7 +400,7 @@ class GameStore:
                         None if outcome is not None else game.to_move,
                         extras,
                     )
-            self.settle(game_id)
+            self._settle_now(game_id)
 
     def read_game(self, game_id: str) -> StoredGame:
         """The game, replayed by the engine from all its moves (a copy: for tests and tools).
@@ -462,7 +462,7 @@ class GameStore:
                     )
                     moves = [Move(player, column) for player, column in rows]
                     return MarkedMoves(record, moves, _reasons(extras), rules.ticking(extras))
-            self.read_status(game_id)  # Records the flag fall if it is due.
+            self.settle(game_id)  # Records the flag fall if it is due.
             settled = True
 
     def read_move(self, game_id: str, number: int) -> tuple[GameRecord, Move]:
@@ -640,9 +640,22 @@ class GameStore:
     def settle(self, game_id: str) -> bool:
         """Store the flag fall of a game between friends' player to move, if due; whether it was.
 
+        A read first: only a game whose clock runs out takes the write lock.
+
         Raises:
             GameNotFoundError: no game has this id.
         """
+        with self._cached(game_id) as entry, self._transaction() as connection:
+            record, count, extras = self._record(connection, game_id)
+            if extras is None or not rules.ticking(extras):
+                return False
+            game = self._caught_up(connection, record, count, entry, extras)
+            if rules.fallen_flag(extras, game, self.clock()) is None:
+                return False
+        return self._settle_now(game_id)
+
+    def _settle_now(self, game_id: str) -> bool:
+        """Store the flag fall if it is (still) due, in a write transaction; whether it was."""
 
         def fall(
             connection: Connection, record: GameRecord, game: Game, extras: rules.Extras, _: int

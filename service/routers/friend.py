@@ -149,7 +149,7 @@ async def read_friend_game(
             store, friends.check_player, game_id, player, _bearer(authorization)
         )
         friends.seen(game_id, number)
-    await _settle(store, friends, events, game_id)
+    # The view records a flag fall that is due, as any read of the game does.
     view = await call_store(store, friends.view, game_id)
     if wait is None or view.version != (since or view.version):
         return _status(view)
@@ -163,7 +163,6 @@ async def read_friend_game(
             while loop.time() < deadline and not events.closing:
                 seen = watched.generation
                 await events.changed(watched, seen, min(TICK, deadline - loop.time()))
-                await _settle(store, friends, events, game_id)
                 view = await call_store(store, friends.view, game_id)
                 if view.version != since or await gone():
                     break
