@@ -513,7 +513,7 @@ WHERE game_id = $1 AND move_number >= $2::integer AND NOT EXISTS (SELECT FROM st
                 rows = await self._query(self._MOVES_BETWEEN, game_id, len(game), count)
                 self._catch_up(game, [_move(player, column) for player, column in rows])
                 self._cache.weigh(game_id, entry)
-            return GameStatus(record, game.outcome())
+            return GameStatus(record, game.outcome(), moves=len(game), to_move=game.to_move)
 
     async def _play_on_loop(
         self,
