@@ -141,3 +141,15 @@ def test_the_claim_time_is_the_apps(database: Database, clock: FakeClock) -> Non
             f"/friend_game/{game}/bob/claim", json={"result": "win"}, headers=bearer(tokens["bob"])
         )
         assert claimed.status_code == 200, claimed.text
+
+
+def test_a_move_is_a_sign_of_presence_on_every_path(client: AppClient, clock: FakeClock) -> None:
+    """A plain game's move (PostgreSQL: one statement on the event loop) tells presence too."""
+    game, tokens = new_game(client)
+    clock.advance(50)
+    move(client, game, tokens, "ann", 0)
+    move(client, game, tokens, "bob", 1)  # ann's turn: she has been away since her move.
+    clock.advance(30)
+    ann = status(client, game)["players"][0]
+    assert (ann["present"], ann["awayFor"]) == (False, pytest.approx(30))
+    assert status(client, game)["claimable"] is False  # 30 s, not 80 since the game was made.
