@@ -36,6 +36,7 @@ __all__ = [
     "mark_quit",
     "new_extras",
     "outcome",
+    "quit_reasons",
     "refuse_if_ended",
     "ticking",
 ]
@@ -182,6 +183,13 @@ def clocks_left(extras: Extras, game: Game, now: float) -> list[float] | None:
         running = not over and clock["since"] is not None and number == game.to_move
         left.append(max(0.0, float(remaining) - (now - clock["since"] if running else 0.0)))
     return left
+
+
+def quit_reasons(extras: Extras | None) -> dict[int, str]:
+    """The quits a game between friends marked (a flag fall, an abandoned game), by number."""
+    if extras is None:
+        return {}
+    return {int(number): str(reason) for number, reason in extras["reasons"].items()}
 
 
 def last_move_of(game: Game, player: int) -> int | None:

@@ -21,6 +21,14 @@ and inserts it; the subclass guarantees that two write transactions on one
 game never overlap (SQLite: one writer at a time; PostgreSQL: the game's
 row locked ``FOR UPDATE``), so two requests can never both append move n.
 A move is committed in :meth:`GameStore._append`, for a drop and a quit alike.
+
+A game between friends (issue 35) also has *extras* (a clock, an offer, how
+it ended: :mod:`connect_four.service.friend_rules`), one row of
+``friend_games`` read in the same statement as the game's row: the rules
+they add are applied here, inside the same transactions, whichever the
+database; the changes that are not moves are
+:class:`~connect_four.service.friend_store.FriendExtras`'. A game without
+extras makes exactly the statements it made before they existed.
 """
 
 from __future__ import annotations
@@ -53,6 +61,7 @@ from .errors import (
     IdempotencyKeyReusedError,
     MoveNotFoundError,
 )
+from .friend_store import FriendExtras
 from .records import (
     ClockSetting,
     CreatedGame,
@@ -126,14 +135,6 @@ class MarkedMoves:
 FriendTouch = Callable[[str, int], None]
 """Told the game and player of each move or quit stored (a friend's presence: no statement)."""
 
-Change = Callable[[Connection, GameRecord, Game, "rules.Extras", int], None]
-"""A change of a game between friends (an offer, an answer, a claim): see
-:meth:`GameStore.change_extras`."""
-
-
-class Unchanged(Exception):
-    """A change of a game's extras found nothing to do: its transaction stores nothing."""
-
 
 class WouldWaitError(Exception):
     """A call on the event loop could not be finished there; nothing was stored.
@@ -146,7 +147,7 @@ class WouldWaitError(Exception):
     """
 
 
-class GameStore:
+class GameStore(FriendExtras):
     """Drop-token games in a database, safe to share between threads (a base class).
 
     A subclass per database provides :meth:`_transaction` and extends
@@ -461,7 +462,9 @@ class GameStore:
                         (game_id, first, last),
                     )
                     moves = [Move(player, column) for player, column in rows]
-                    return MarkedMoves(record, moves, _reasons(extras), rules.ticking(extras))
+                    return MarkedMoves(
+                        record, moves, rules.quit_reasons(extras), rules.ticking(extras)
+                    )
             self.settle(game_id)  # Records the flag fall if it is due.
             settled = True
 
@@ -488,7 +491,7 @@ class GameStore:
             ).fetchone()
             if row is None:
                 raise MoveNotFoundError(f"game {game_id!r} has no move {number} ({count} moves)")
-            return record, Move(row[0], row[1]), _reasons(extras).get(number)
+            return record, Move(row[0], row[1]), rules.quit_reasons(extras).get(number)
 
     def play(
         self,
@@ -635,164 +638,6 @@ class GameStore:
             game.pop()  # Not stored: the cached game must not keep it.
             raise
 
-    # --- Games between friends: their extras, in the same transactions -----
-
-    def settle(self, game_id: str) -> bool:
-        """Store the flag fall of a game between friends' player to move, if due; whether it was.
-
-        A read first: only a game whose clock runs out takes the write lock.
-
-        Raises:
-            GameNotFoundError: no game has this id.
-        """
-        with self._cached(game_id) as entry, self._transaction() as connection:
-            record, count, extras = self._record(connection, game_id)
-            if extras is None or not rules.ticking(extras):
-                return False
-            game = self._caught_up(connection, record, count, entry, extras)
-            if rules.fallen_flag(extras, game, self.clock()) is None:
-                return False
-        return self._settle_now(game_id)
-
-    def _settle_now(self, game_id: str) -> bool:
-        """Store the flag fall if it is (still) due, in a write transaction; whether it was."""
-
-        def fall(
-            connection: Connection, record: GameRecord, game: Game, extras: rules.Extras, _: int
-        ) -> None:
-            if not self._fall(connection, record, game, extras):
-                raise Unchanged
-
-        return self.change_extras(game_id, None, None, fall, new=False)
-
-    def _fall(
-        self, connection: Connection, record: GameRecord, game: Game, extras: rules.Extras
-    ) -> bool:
-        """Store the flag fall of the player to move if it is due (``extras`` then changed)."""
-        loser = rules.fallen_flag(extras, game, self.clock())
-        if loser is None:
-            return False
-        self.store_quit(connection, record, game, extras, loser, "TIMEOUT")
-        self._write_extras(connection, record.game_id, extras)
-        return True
-
-    def store_quit(
-        self,
-        connection: Connection,
-        record: GameRecord,
-        game: Game,
-        extras: rules.Extras,
-        loser: int,
-        reason: str,
-    ) -> None:
-        """Store ``loser``'s quit as the game's next move, marked with ``reason`` in ``extras``.
-
-        For a change inside :meth:`change_extras` (which writes the extras).
-        """
-        number = len(game)
-        move = game.quit(loser)
-        try:
-            connection.execute(
-                "INSERT INTO moves (game_id, move_number, player, column_number)"
-                " VALUES (?, ?, ?, NULL)",
-                (record.game_id, number, move.player),
-            )
-            if game.is_over():
-                connection.execute("UPDATE games SET done = 1 WHERE game_id = ?", (record.game_id,))
-        except BaseException:
-            game.pop()
-            raise
-        rules.mark_quit(extras, number, loser, reason)
-
-    def take_back(self, connection: Connection, game_id: str, game: Game, number: int) -> None:
-        """Delete the moves from ``number`` on (an accepted takeback), inside :meth:`change_extras`."""
-        connection.execute(
-            "DELETE FROM moves WHERE game_id = ? AND move_number >= ?", (game_id, number)
-        )
-        while len(game) > number:
-            game.pop()
-
-    def change_extras(
-        self,
-        game_id: str,
-        player_id: str | None,
-        token: str | None,
-        change: Change,
-        *,
-        new: bool = True,
-    ) -> bool:
-        """Apply ``change`` to the game and its extras in one write transaction; whether it did.
-
-        ``player_id`` (checked against ``token``) is the player making the
-        change (-1 for none). A game without extras gets them (``new``) or is
-        left alone. ``change`` raising :class:`Unchanged` stores nothing.
-
-        Raises:
-            GameNotFoundError, PlayerNotFoundError, TokenRequiredError,
-            TokenRejectedError; whatever ``change`` raises.
-        """
-        with self._cached(game_id) as entry:
-            with self._transaction(write=True) as connection:
-                record, count, extras = self._record(connection, game_id, lock=True)
-                player = -1
-                if player_id is not None:
-                    player = record.player_index(player_id)
-                    record.authorize(player, token)
-                if extras is None and not new:
-                    return False
-                game = self._caught_up(connection, record, count, entry, extras)
-                state = rules.new_extras(None, len(record.players)) if extras is None else extras
-                entry.game = None  # A change may replay or take back moves: trusted once stored.
-                try:
-                    change(connection, record, game, state, player)
-                except Unchanged:
-                    entry.game = game
-                    return False
-                if len(game) < count:
-                    state["takebacks"] = int(state.get("takebacks", 0)) + 1
-                if extras is None:
-                    connection.execute(
-                        "INSERT INTO friend_games (game_id, state) VALUES (?, ?)",
-                        (game_id, rules.dump(state)),
-                    )
-                else:
-                    self._write_extras(connection, game_id, state)
-                if rules.outcome(state, game) is not None:
-                    connection.execute("UPDATE games SET done = 1 WHERE game_id = ?", (game_id,))
-            if state.get("takebacks"):
-                self._takebacks[game_id] = int(state["takebacks"])
-            entry.game = game
-        return True
-
-    def store_rematch(
-        self, connection: Connection, record: GameRecord, extras: rules.Extras
-    ) -> str:
-        """Store a rematch of ``record``'s game, colours swapped, with ``extras``; its id.
-
-        Same board and token digests (each player keeps their token), inside
-        :meth:`change_extras`.
-        """
-        game_id = new_game_id()
-        digests = None if record.token_digests is None else record.token_digests[::-1]
-        rematch = GameRecord(game_id, record.players[::-1], record.rows, record.columns, digests)
-        connection.execute(
-            "INSERT INTO games (game_id, players, board_rows, board_columns, tokens)"
-            " VALUES (?, ?, ?, ?, ?)",
-            self._game_row(rematch),
-        )
-        connection.execute(
-            "INSERT INTO friend_games (game_id, state) VALUES (?, ?)", (game_id, rules.dump(extras))
-        )
-        if self.game_made is not None:
-            self.game_made(game_id)
-        return game_id
-
-    @staticmethod
-    def _write_extras(connection: Connection, game_id: str, extras: rules.Extras) -> None:
-        connection.execute(
-            "UPDATE friend_games SET state = ? WHERE game_id = ?", (rules.dump(extras), game_id)
-        )
-
     def _record(
         self, connection: Connection, game_id: str, *, lock: bool = False
     ) -> tuple[GameRecord, int, rules.Extras | None]:
@@ -900,13 +745,6 @@ class GameStore:
                 game.quit(player)
             else:
                 game.play(column, player)
-
-
-def _reasons(extras: rules.Extras | None) -> dict[int, str]:
-    """The quits a game between friends marked (a flag fall, an abandoned game), by number."""
-    if extras is None:
-        return {}
-    return {int(number): str(reason) for number, reason in extras["reasons"].items()}
 
 
 def quit_move(game: Game, player: Player) -> Move:
