@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -112,6 +113,7 @@ class Friends:
         self._seen: dict[tuple[str, int], float] = {}
         self._open: Counter[tuple[str, int]] = Counter()
         self._known: dict[str, float] = {}
+        self._lock = threading.Lock()
         self.store = store
         self.attach(store)
 
@@ -130,17 +132,20 @@ class Friends:
         Told of every move stored, of any game (a dict's write, no statement):
         the least recently seen are forgotten past :data:`REMEMBERED` players.
         """
-        key = (game_id, player)
-        self._seen.pop(key, None)
-        self._seen[key] = self.clock()
-        if len(self._seen) > REMEMBERED:
-            del self._seen[next(iter(self._seen))]
+        key, now = (game_id, player), self.clock()
+        with self._lock:  # Moves tell from worker threads and the event loop at once.
+            self._seen.pop(key, None)
+            self._seen[key] = now
+            if len(self._seen) > REMEMBERED:
+                del self._seen[next(iter(self._seen))]
 
     def made(self, game_id: str) -> None:
         """A game was just made: its players, never seen yet, are away from now on."""
-        self._known[game_id] = self.clock()
-        if len(self._known) > REMEMBERED:
-            del self._known[next(iter(self._known))]
+        now = self.clock()
+        with self._lock:
+            self._known[game_id] = now
+            if len(self._known) > REMEMBERED:
+                del self._known[next(iter(self._known))]
 
     def waiting(self, game_id: str, player: int, delta: int) -> None:
         """A wait of ``player`` begins (``delta`` 1) or ends (-1)."""
@@ -158,9 +163,11 @@ class Friends:
         if last is not None and now - last <= self.grace:
             return None
         if last is None:
-            if game_id not in self._known:
+            known = self._known.get(game_id)
+            if known is None:
                 self.made(game_id)  # Made by another process, or long ago.
-            last = self._known[game_id]
+                known = self._known.get(game_id, now)
+            last = known
         return now - last
 
     # --- Reading ---------------------------------------------------------------
