@@ -36,6 +36,15 @@ run was waiting for.
 
     python -m bench.service_load --databases --games 600
 
+``--rate-stores memory,database`` runs each set-up twice, its games and
+moves counted by the per-client rates (never refused) in each process's
+memory, then in the database (``--rate-store``, issue 37), each client
+connecting from its own loopback address (127.0.1.1, 127.0.1.2, ...; nginx
+passes it on) as on the internet, where clients do not all update one
+counter; ``--processes`` keeps the set-ups of some process counts only:
+
+    python -m bench.service_load --databases --games 200 --processes 1 --rate-stores memory,database
+
 The clients run in ``--client-processes`` processes (4 by default), their
 threads and games split evenly: 64 threads in one process queue for its
 interpreter lock, and that queue, not the server, then makes the slowest
@@ -97,8 +106,21 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: str) -> tuple[subprocess.Popen[bytes], str]:
+COUNTED_RATE = "1000000/minute"
+"""The games and moves rate with ``--rate-stores``: every request counted, none refused."""
+
+
+def start_server(db: str, rate_store: str | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """A server on ``db``; ``rate_store`` given, it counts every game and move there."""
     port = free_port()
+    # Every client of the bench is 127.0.0.1: no per-client rate (issue 33), or,
+    # to measure the counters' cost, one that counts every request but refuses none.
+    rate = "off" if rate_store is None else COUNTED_RATE
+    # Each client then connects from its own address (client_address), and nginx,
+    # from 127.0.0.1, passes it on.
+    counters = (
+        [] if rate_store is None else ["--rate-store", rate_store, "--trusted-proxy", "127.0.0.1"]
+    )
     process = subprocess.Popen(
         [
             sys.executable,
@@ -109,11 +131,11 @@ def start_server(db: str) -> tuple[subprocess.Popen[bytes], str]:
             "--db",
             db,
             "--no-access-log",
-            # Every client of the bench is 127.0.0.1: no per-client rate (issue 33).
             "--rate-games",
-            "off",
+            rate,
             "--rate-moves",
-            "off",
+            rate,
+            *counters,
             # Every client connects from 127.0.0.1: one address, given all the room.
             "--max-client-connections",
             "1000",
@@ -153,10 +175,13 @@ class PlainClient:
     machine it measures as it can.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, source: str | None = None) -> None:
         parsed = urllib.parse.urlsplit(url)
         self.connection = http.client.HTTPConnection(
-            parsed.hostname or "127.0.0.1", parsed.port or 80, timeout=60
+            parsed.hostname or "127.0.0.1",
+            parsed.port or 80,
+            timeout=60,
+            source_address=None if source is None else (source, 0),
         )
 
     def request(self, method: str, path: str, body: object = None) -> Answer:
@@ -180,8 +205,10 @@ def play_games(
     args: argparse.Namespace,
     results: Results,
     seed: int,
+    source: str | None = None,
 ) -> None:
-    """One client: take game numbers until none are left, play each to the end."""
+    """One client (from the address ``source``, if given): take game numbers until none are
+    left, play each to the end."""
     chooser = random.Random(seed)
     latencies: list[float] = []
     errors: list[str] = []
@@ -193,7 +220,7 @@ def play_games(
         latencies.append(time.perf_counter() - begin)
         return response
 
-    with PlainClient(url) as client:
+    with PlainClient(url, source) as client:
         while True:
             with results.lock:
                 if next_game[0] >= games:
@@ -378,7 +405,15 @@ def play_share(targets: list[str], args: argparse.Namespace, numbers: range, gam
     threads = [
         threading.Thread(
             target=play_games,
-            args=(targets[n % len(targets)], next_game, games, args, results, args.seed + n),
+            args=(
+                targets[n % len(targets)],
+                next_game,
+                games,
+                args,
+                results,
+                args.seed + n,
+                client_address(n) if getattr(args, "rate_stores", None) else None,
+            ),
         )
         for n in numbers
     ]
@@ -387,6 +422,16 @@ def play_share(targets: list[str], args: argparse.Namespace, numbers: range, gam
     for thread in threads:
         thread.join()
     return results.latencies, results.errors, results.played
+
+
+def client_address(number: int) -> str:
+    """The loopback address client ``number`` connects from when each has its own (rates
+    counted per address, as on the internet: one row per client, not one row for all).
+
+    >>> client_address(0), client_address(300)
+    ('127.0.1.1', '127.0.2.48')
+    """
+    return f"127.0.{1 + number // 253}.{1 + number % 253}"
 
 
 def play_in_processes(
@@ -505,6 +550,7 @@ class Setup:
     db: str
     processes: int
     proxy: bool = False
+    rate_store: str | None = None
 
 
 def compare_databases(args: argparse.Namespace, counts: list[int]) -> bool:
@@ -547,11 +593,33 @@ def compare_databases(args: argparse.Namespace, counts: list[int]) -> bool:
                         for processes in (1, 2, 4):
                             name = f"{processes} process{'es' if processes > 1 else ''}, PostgreSQL"
                             name += ", through nginx" if through else ""
-                            setups.append(
-                                Setup(name, cluster.create_database(), processes, through)
-                            )
-                for setup in setups:
-                    servers = [start_server(setup.db) for _ in range(setup.processes)]
+                            setups.append(Setup(name, "postgresql", processes, through))
+                setups = [
+                    setup
+                    for setup in setups
+                    if args.processes is None or setup.processes in args.processes
+                ]
+                if args.rate_stores:
+                    setups = [
+                        Setup(
+                            f"{setup.name}, {store} counters",
+                            setup.db,
+                            setup.processes,
+                            setup.proxy,
+                            store,
+                        )
+                        for setup in setups
+                        for store in args.rate_stores
+                    ]
+                for number, setup in enumerate(setups):
+                    if setup.db == "postgresql":
+                        assert cluster is not None
+                        setup.db = cluster.create_database()
+                    elif args.rate_stores:  # A new file for each run: no counter carried over.
+                        setup.db = f"{setup.db}.{number}"
+                    servers = [
+                        start_server(setup.db, setup.rate_store) for _ in range(setup.processes)
+                    ]
                     pids = [process.pid for process, _ in servers]
                     proxy: Proxy | None = None
                     try:
@@ -637,6 +705,17 @@ def main() -> None:
         "--sqlite",
         action="store_true",
         help="with --databases, only the SQLite set-ups (1 and 2 processes on one file)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=lambda text: [int(count) for count in text.split(",")],
+        help="with --databases, only the set-ups of these process counts (comma-separated)",
+    )
+    parser.add_argument(
+        "--rate-stores",
+        type=lambda text: text.split(","),
+        help="with --databases, run each set-up with each of these --rate-store (memory, "
+        "database; comma-separated), games and moves counted but never refused",
     )
     parser.add_argument("--rows", type=int, default=4, help="board rows (4)")
     parser.add_argument("--columns", type=int, default=4, help="board columns (4)")

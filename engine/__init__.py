@@ -31,7 +31,7 @@ from .errors import (
     UnsupportedGameError,
 )
 from .game import Cell, Column, Game, Move, Outcome, Player, Status
-from .notation import format_moves, parse_column, parse_moves
+from .notation import DIGIT_COLUMNS, format_moves, parse_column, parse_moves
 from .render import column_header, render
 from .rules import Rules
 
@@ -94,6 +94,7 @@ __all__ = [
     "ColumnFullError",
     "ColumnScore",
     "ColumnOutOfRangeError",
+    "DIGIT_COLUMNS",
     "DatabaseFormatError",
     "DisjointChainsError",
     "EngineError",

@@ -171,12 +171,7 @@ class Solver(BudgetedSearch):
 
     def reset(self) -> None:
         """Empty the transposition table and zero the explored count."""
-        for table in (self._table, self._leaf_table):
-            if table is not None:
-                table.clear()
-        if self._native_search is not None:
-            self._native_search.reset()
-        self.explored = 0
+        self._empty_tables(touch=False)
 
     def touch_table(self) -> None:
         """Empty the table by writing all of it: no later search pays to touch its pages.
@@ -185,11 +180,15 @@ class Solver(BudgetedSearch):
         as searches first touch it, which costs up to 90 ms over a solver's
         life; :meth:`reset` alone keeps that lazy.
         """
+        self._empty_tables(touch=True)
+
+    def _empty_tables(self, *, touch: bool) -> None:
+        """Empty every table of the search in use (writing all of it with ``touch``); zero the count."""
         for table in (self._table, self._leaf_table):
             if table is not None:
-                table.touch()
+                (table.touch if touch else table.clear)()
         if self._native_search is not None:
-            self._native_search.touch()
+            (self._native_search.touch if touch else self._native_search.reset)()
         self.explored = 0
 
     # --- Public searches -----------------------------------------------------
@@ -424,18 +423,10 @@ class Solver(BudgetedSearch):
                         children.append((ours.bit_count(), rank, cell, ours))
                         rank -= 1
                 children.sort(reverse=True)
-                for _, _, cell, ours in children:
-                    score = -negamax(opponent, mask | cell, moves + 1, -beta, -alpha, ours)
-                    if score >= beta:
-                        keys[slot] = key
-                        codes[slot] = (score + offset) << 1
-                        return score
-                    if score > alpha:
-                        alpha = score
-            else:
-                child_mask = mask | possible
-                ours = winning_cells(current | possible, child_mask)
-                score = -negamax(opponent, child_mask, moves + 1, -beta, -alpha, ours)
+            else:  # one move: nothing to order
+                children = [(0, 0, possible, winning_cells(current | possible, mask | possible))]
+            for _, _, cell, ours in children:
+                score = -negamax(opponent, mask | cell, moves + 1, -beta, -alpha, ours)
                 if score >= beta:
                     keys[slot] = key
                     codes[slot] = (score + offset) << 1

@@ -11,7 +11,11 @@ from .errors import MoveSyntaxError
 from .rules import Rules
 from .validate import off_board
 
-__all__ = ["parse_column", "parse_moves", "format_moves"]
+__all__ = ["DIGIT_COLUMNS", "parse_column", "parse_moves", "format_moves"]
+
+DIGIT_COLUMNS = 10
+"""The most columns a board may have for its move record to be bare digits ("334"):
+each column one digit."""
 
 _ASCII_DIGITS = frozenset("0123456789")
 
@@ -62,7 +66,7 @@ def parse_moves(text: str, rules: Rules) -> list[int]:
     text = text.strip()
     if not text:
         return []
-    if "," in text or rules.columns > 10:
+    if "," in text or rules.columns > DIGIT_COLUMNS:
         entries = [entry.strip() for entry in text.split(",")]
     else:
         entries = list(text)

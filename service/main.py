@@ -30,6 +30,7 @@ from .rate_limits import RateLimiter, Rates
 from .response_headers import AnswerHeaders
 from .routers import analysis, api_docs, computer, drop_token, friend, page, winner
 from .settings import Settings
+from .shared_rates import DatabaseRateStorage
 from .storage import DEFAULT_DB, open_store
 from .trailing_slash import ServeWithoutTrailingSlash
 from .winner_pool import (
@@ -55,6 +56,7 @@ def create_app(
     analysis_pool: AnalysisPool | None = None,
     computer_pool: ComputerPool | None = None,
     rates: Rates | None = None,
+    rate_store: str = "memory",
     max_client_waits: int = MAX_CLIENT_WAITS,
     settings: Settings | None = None,
     claim_after: float = CLAIM_AFTER,
@@ -64,9 +66,9 @@ def create_app(
 
     ``settings``, when given, is the service's settings whole (the command
     line's): its database, limits and rates replace ``db``, ``max_db_pages``,
-    ``read_only``, ``body_timeout``, ``rates``, ``max_client_waits`` and
-    ``claim_after``, which
-    remain for a caller (a test) that sets one or two.
+    ``read_only``, ``body_timeout``, ``rates``, ``rate_store``,
+    ``max_client_waits`` and ``claim_after``, which remain for a caller (a
+    test) that sets one or two.
 
     An SQLite file is created if missing; a PostgreSQL database must exist
     (the service creates or migrates its tables).
@@ -78,7 +80,9 @@ def create_app(
     shared pool runs them and outlives the app; ``analysis_pool`` likewise
     for ``POST /analysis``, ``computer_pool`` for ``POST /computer_move``;
     ``rates`` bounds what each client address may create or have computed
-    (429 beyond; the defaults of :class:`Rates` if None).
+    (429 beyond; the defaults of :class:`Rates` if None), counted in this
+    process's memory or, ``rate_store`` ``"database"``, in the database, for
+    every process that uses it (a read-only service counts in memory).
     ``max_client_waits`` bounds the long polls one client address may have waiting.
     ``clock`` is the time of games between friends' clocks and presence (tests
     inject theirs).
@@ -88,24 +92,22 @@ def create_app(
         SettingsError: the settings contradict each other.
     """
     if settings is None:
-        rates = rates or Rates()
         settings = Settings(
+            rate_store=rate_store,
             db=os.fspath(db),
             max_db_pages=max_db_pages,
             read_only=read_only,
             body_timeout=body_timeout,
             max_client_waits=max_client_waits,
             claim_after=claim_after,
-            rate_games=rates.games,
-            rate_moves=rates.moves,
-            rate_analysis=rates.analysis,
-            rate_computer=rates.computer,
-            rate_replays=rates.replays,
-            rate_reads=rates.reads,
-        )
+        ).with_rates(rates or Rates())
     store = open_store(
         settings.db, max_db_pages=settings.max_db_pages, read_only=settings.read_only
     )
+    # Counters every process on the database shares, unless it may not write.
+    rate_storage = None
+    if settings.rate_store == "database" and not settings.read_only:
+        rate_storage = DatabaseRateStorage(store)
     # Waiting requests (GET .../moves?wait=), woken by this process's moves
     # and, through the database, by the other processes'.
     events = EventHub()
@@ -118,6 +120,8 @@ def create_app(
         yield
         events.close()
         await feed.stop()
+        if rate_storage is not None:
+            await rate_storage.close()
         await store.close_on_loop()
         store.close()
         for pool in (winner_pool, analysis_pool, computer_pool):
@@ -137,7 +141,7 @@ def create_app(
     )
     # What the dependencies hand the routes (service/dependencies.py).
     app.state.store = store
-    app.state.rate_limiter = RateLimiter(settings.rates())
+    app.state.rate_limiter = RateLimiter(settings.rates(), rate_storage)
     app.state.events = events
     app.state.waits = WaitLedger(settings.max_client_waits)
     app.state.friends = Friends(store, clock=clock, claim_after=settings.claim_after)

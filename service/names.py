@@ -13,12 +13,18 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NAME_PATTERN", "name_problem"]
+__all__ = ["DOT_NAMES", "NAME_PATTERN", "name_problem"]
 
-NAME_PATTERN = r"^[^/\x00-\x1f\x7f-\x9f]+$"
+_REFUSED_CHARACTERS = r"/\x00-\x1f\x7f-\x9f"
+"""The characters no name holds, as a regular expression's class: "/" and the C0 and C1 controls."""
+
+NAME_PATTERN = rf"^[^{_REFUSED_CHARACTERS}]+$"
 """The characters a name may hold (the OpenAPI document states it; ``.`` and ``..`` aside)."""
 
-_REFUSED = re.compile(r"[/\x00-\x1f\x7f-\x9f]")
+DOT_NAMES = (".", "..")
+"""The names the pattern lets through that a URL's path drops or climbs out of."""
+
+_REFUSED = re.compile(f"[{_REFUSED_CHARACTERS}]")
 
 
 def name_problem(name: str) -> str | None:
@@ -31,7 +37,7 @@ def name_problem(name: str) -> str | None:
     >>> name_problem("a\\x00b")
     "holds the control character U+0000 at 1: a name holds no control character and no '/'"
     """
-    if name in (".", ".."):
+    if name in DOT_NAMES:
         return f"cannot be {name!r}: a URL's path drops it"
     refused = _REFUSED.search(name)
     if refused is not None:

@@ -57,6 +57,7 @@ from .errors import (
     StorageReadOnlyError,
 )
 from .loop_connections import ConnectionBroken, LoopConnections, Row
+from .rate_counts import ADD_HITS, RATE_TABLE_POSTGRES, READ_WINDOWS, rate_windows
 from .records import ClockSetting, CreatedGame, GameRecord, check_game_id
 from .redaction import redacted, scrub
 from .repository import Apply, Database, GameStatus, GameStore, WouldWaitError, quit_move
@@ -104,11 +105,16 @@ def _version_1(connection: Connection) -> None:
         connection.execute(statement)
 
 
-_MIGRATIONS = (_version_1, friend_games_table)
+def _version_2(connection: Connection) -> None:
+    """The per-client rate counters shared by the processes (issue 37)."""
+    connection.execute(RATE_TABLE_POSTGRES)
+
+
+_MIGRATIONS = (_version_1, _version_2, friend_games_table)
 """Schema steps in order; a database at version n has had the first n applied."""
 
 
-def _text(value: str | int | bool | None) -> bytes | None:
+def _text(value: str | float | bool | None) -> bytes | None:
     """A statement's parameter as the server reads it in text (None: NULL)."""
     if value is None:
         return None
@@ -142,6 +148,12 @@ def _storage_error(error: psycopg.Error, url: str) -> StorageError:
         f"the database {redacted(url)} cannot be used ({scrub(reason, url)}); "
         "the request changed nothing"
     )
+
+
+def _numbered(sql: str) -> str:
+    """The store's ``?`` placeholders numbered as a prepared statement's (``$1``, ``$2``...)."""
+    pieces = sql.split("?")
+    return pieces[0] + "".join(f"${number}{piece}" for number, piece in enumerate(pieces[1:], 1))
 
 
 @functools.lru_cache(maxsize=256)
@@ -362,6 +374,8 @@ class PostgresGameStore(GameStore):
     _MOVES_BETWEEN = b"c4_moves_between"
     _MOVES_FROM = b"c4_moves_from"
     _LOAD = b"c4_load"
+    _ADD_HITS = b"c4_add_hits"
+    _READ_WINDOWS = b"c4_read_windows"
     _STATEMENTS: ClassVar[dict[bytes, str]] = {
         _APPEND: """WITH game AS (
     SELECT game_id FROM games WHERE game_id = $1 FOR UPDATE
@@ -390,6 +404,9 @@ WHERE game_id = $1 AND move_number >= $2::integer AND NOT EXISTS (SELECT FROM st
         _LOAD: "SELECT g.players, g.board_rows, g.board_columns, g.tokens,"
         " m.move_number, m.player, m.column_number"
         " FROM games AS g LEFT JOIN moves AS m ON m.game_id = g.game_id WHERE g.game_id = $1",
+        # The rate counters' two calls of every counted request (service/rate_counts.py).
+        _ADD_HITS: _numbered(ADD_HITS),
+        _READ_WINDOWS: _numbered(READ_WINDOWS),
     }
     """The statements of the calls on the loop, prepared on each of its connections."""
 
@@ -434,7 +451,7 @@ WHERE game_id = $1 AND move_number >= $2::integer AND NOT EXISTS (SELECT FROM st
             raise
         return connection
 
-    async def _query(self, statement: bytes, *values: str | int | bool | None) -> list[Row]:
+    async def _query(self, statement: bytes, *values: str | float | bool | None) -> list[Row]:
         """The rows of one prepared statement, committed on its own, on a connection of the loop.
 
         Raises:
@@ -583,6 +600,20 @@ WHERE game_id = $1 AND move_number >= $2::integer AND NOT EXISTS (SELECT FROM st
                 self._cache.weigh(game_id, entry)
             raise WouldWaitError("other processes moved first twice")
 
+    async def _add_rate_hits_on_loop(
+        self, key: str, window: int, amount: int, limit: int, weight: float, expires: float
+    ) -> int | None:
+        """:meth:`add_rate_hits` on the loop (one statement, as in a thread)."""
+        rows = await self._query(
+            self._ADD_HITS, key, window, amount, limit + 1, weight, expires, weight, limit + 1
+        )
+        return int(rows[0][0] or b"0") if rows else None
+
+    async def _rate_windows_on_loop(self, key: str, window: int) -> tuple[int, int]:
+        """:meth:`rate_windows` on the loop."""
+        rows = await self._query(self._READ_WINDOWS, key, window, window)
+        return rate_windows(window, ((int(n or b"0"), int(h or b"0")) for n, h in rows))
+
     def _caught_up_on_loop(self, game: Game, number: int, rows: list[Row]) -> bool:
         """Play the stored moves ``rows`` (number, player, column) from ``number`` on the game.
 
@@ -597,6 +628,8 @@ WHERE game_id = $1 AND move_number >= $2::integer AND NOT EXISTS (SELECT FROM st
 
 
 _ON_LOOP: dict[object, Callable[..., Awaitable[Any]]] = {
+    GameStore.add_rate_hits: PostgresGameStore._add_rate_hits_on_loop,
+    GameStore.rate_windows: PostgresGameStore._rate_windows_on_loop,
     GameStore.play: PostgresGameStore._play_on_loop,
     GameStore.quit: PostgresGameStore._quit_on_loop,
     GameStore.create_game: PostgresGameStore._create_game_on_loop,

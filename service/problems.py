@@ -182,40 +182,47 @@ def _place(location: tuple[Any, ...]) -> str:
     return path or "the body"
 
 
+_EXPECTED = {
+    "missing": "missing",
+    "extra_forbidden": "not a key this request takes",
+    "int_type": "must be an integer",
+    "int_parsing": "must be an integer",
+    "int_from_float": "must be an integer",
+    "bool_type": "must be true or false",
+    "bool_parsing": "must be true or false",
+    "string_type": "must be a string",
+    "list_type": "must be a list",
+    "float_type": "must be a number",
+    "float_parsing": "must be a number",
+    "finite_number": "must be a number",
+}
+"""What was expected, by pydantic's kind of problem, where the problem's context adds nothing."""
+
+_BOUNDS = {
+    "greater_than_equal": ("must be at least", "ge", None),
+    "greater_than": ("must be more than", "gt", None),
+    "less_than_equal": ("must be at most", "le", None),
+    "string_too_short": ("must have at least", "min_length", "character"),
+    "string_too_long": ("must have at most", "max_length", "character"),
+    "too_short": ("must have at least", "min_length", "item"),
+    "too_long": ("must have at most", "max_length", "item"),
+}
+"""The bounds a value missed, by pydantic's kind of problem: the words, the context's key
+that holds the bound, and what it counts (None: the bound is a number)."""
+
+
 def _what(problem: Mapping[str, Any]) -> str:
     """What was expected at a problem's place."""
     kind = problem.get("type", "")
     context = problem.get("ctx", {})
-    if kind == "missing":
-        return "missing"
     if kind == "value_error" and "error" in context:
         return _cut(str(context["error"]), 200)
-    if kind == "extra_forbidden":
-        return "not a key this request takes"
-    if kind in ("int_type", "int_parsing", "int_from_float"):
-        return "must be an integer"
-    if kind in ("bool_type", "bool_parsing"):
-        return "must be true or false"
-    if kind in ("string_type",):
-        return "must be a string"
-    if kind in ("list_type",):
-        return "must be a list"
-    if kind in ("float_type", "float_parsing", "finite_number"):
-        return "must be a number"
-    if kind == "greater_than_equal":
-        return f"must be at least {_number(context.get('ge'))}"
-    if kind == "greater_than":
-        return f"must be more than {_number(context.get('gt'))}"
-    if kind == "less_than_equal":
-        return f"must be at most {_number(context.get('le'))}"
-    if kind == "string_too_short":
-        return f"must have at least {_count(context.get('min_length'), 'character')}"
-    if kind == "string_too_long":
-        return f"must have at most {_count(context.get('max_length'), 'character')}"
-    if kind == "too_short":
-        return f"must have at least {_count(context.get('min_length'), 'item')}"
-    if kind == "too_long":
-        return f"must have at most {_count(context.get('max_length'), 'item')}"
+    if kind in _EXPECTED:
+        return _EXPECTED[kind]
+    if kind in _BOUNDS:
+        words, key, noun = _BOUNDS[kind]
+        bound = context.get(key)
+        return f"{words} {_number(bound) if noun is None else _count(bound, noun)}"
     return str(problem.get("msg", "invalid"))
 
 

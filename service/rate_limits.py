@@ -2,32 +2,38 @@
 moves, stored moves replayed, and moves and game ids read.
 
 Each kind of request has a rate per client address, counted by the
-``limits`` package (a sliding window counter in this process's memory: two
-counters per client and kind, some 270 bytes measured, forgotten two windows
-after the client's last request). A request beyond its rate is answered 429
-``rate_limited`` with ``Retry-After`` before it costs anything more.
+``limits`` package (a sliding window counter: two counters per client and
+kind, forgotten two windows after the client's last request). The counters
+are in this process's memory (some 270 bytes each, measured) with
+``--rate-store memory``, or in the database with ``--rate-store database``
+(:mod:`connect_four.service.shared_rates`), where every process using the
+same database counts the same hits. A request beyond its rate is answered
+429 ``rate_limited`` with ``Retry-After`` before it costs anything more.
 
 The client is ``request.client.host``: the peer's address, or, behind a
 trusted reverse proxy that uvicorn's proxy-headers support is told about,
 the address the proxy reports. IPv6 clients are counted by their /64
-network, which one subscriber usually holds whole. Each process counts its
-own clients: N processes behind a balancer allow up to N times the rate.
+network, which one subscriber usually holds whole. With memory counters,
+each process counts its own clients: N processes behind a balancer allow up
+to N times the rate; database counters allow the rate itself.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import math
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, fields
 
 from fastapi import Request
 from limits import RateLimitItem, parse_many
-from limits.aio.storage import MemoryStorage
+from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
-from .errors import RateLimitedError
+from .errors import RateLimitedError, StorageError
 from .limits import (
     RATE_ANALYSIS,
     RATE_COMPUTER,
@@ -51,6 +57,17 @@ __all__ = [
 
 OFF = "off"
 """The rate that turns a kind's limit off."""
+
+OPEN_FOR = 1.0
+"""Seconds a process whose counters are shared trusts a kind it found open for a client.
+
+Every drop-token request asks whether its client's replays are used up
+(:func:`charge_replays`), and nearly every answer is no: in the database,
+that question would be one more statement per request, reads included.
+The process remembers the answer this
+long; its own charges forget it at once, so only another process's
+charges are seen up to this late, when the client may replay for one more
+second there."""
 
 
 @dataclass(frozen=True)
@@ -117,18 +134,24 @@ def client_key(host: str | None) -> str:
 
 
 class RateLimiter:
-    """Counts each client's requests of each kind against :class:`Rates`.
+    """Counts each client's requests of each kind against :class:`Rates`, in ``storage``.
+
+    ``storage`` keeps the counters (one the sliding window counter can use:
+    ``limits``' own, or :mod:`connect_four.service.shared_rates`'): this
+    process's memory if None.
 
     Raises:
         ValueError: a rate is not in the ``limits`` notation.
     """
 
-    def __init__(self, rates: Rates) -> None:
+    def __init__(self, rates: Rates, storage: Storage | None = None) -> None:
         self.rates = rates
         self._items = {
             field.name: parse_rate(getattr(rates, field.name)) for field in fields(rates)
         }
-        self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self.storage = storage or MemoryStorage()
+        self._limiter = SlidingWindowCounterRateLimiter(self.storage)
+        self._found_open = None if storage is None else _RecentlyOpen(OPEN_FOR)
 
     async def hit(self, kind: str, client: str) -> None:
         """Count one request of ``kind`` by ``client``.
@@ -145,19 +168,34 @@ class RateLimiter:
     async def ensure_open(self, kind: str, client: str) -> None:
         """Refuse ``client`` if one of the kind's limits has nothing left (counting nothing).
 
+        With shared counters, a kind found open is trusted for :data:`OPEN_FOR`.
+
         Raises:
             RateLimitedError: a limit of the kind is used up.
         """
+        found_open = self._found_open
+        if found_open is not None and found_open.holds((kind, client)):
+            return
         for item in self._items[kind]:
             reset, remaining = await self._limiter.get_window_stats(item, kind, client)
             if remaining <= 0:
                 raise self._refusal(kind, item, reset)
+        if found_open is not None:
+            found_open.note((kind, client))
 
     async def charge(self, kind: str, client: str, cost: int) -> None:
-        """Count ``cost`` of ``kind`` for ``client``, as much of it as each limit has left."""
+        """Count ``cost`` of ``kind`` for ``client``, as much of it as each limit has left.
+
+        The whole cost is tried first: when it fits, as it nearly always
+        does, that is one call of the storage (one statement in the database).
+        """
         if cost <= 0:
             return
+        if self._found_open is not None:
+            self._found_open.forget((kind, client))
         for item in self._items[kind]:
+            if await self._limiter.hit(item, kind, client, cost=cost):
+                continue
             _, remaining = await self._limiter.get_window_stats(item, kind, client)
             if remaining > 0:
                 await self._limiter.hit(item, kind, client, cost=min(cost, remaining))
@@ -172,6 +210,33 @@ class RateLimiter:
         )
 
 
+class _RecentlyOpen:
+    """The (kind, client) pairs found open in the last ``seconds``, the oldest forgotten first."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._until: OrderedDict[tuple[str, str], float] = OrderedDict()  # in deadline order
+
+    def holds(self, key: tuple[str, str]) -> bool:
+        """Whether ``key`` was noted less than ``seconds`` ago (dropping the notes past theirs)."""
+        now = time.monotonic()
+        while self._until:
+            oldest, until = next(iter(self._until.items()))
+            if until > now:
+                break
+            del self._until[oldest]
+        return key in self._until
+
+    def note(self, key: tuple[str, str]) -> None:
+        """Remember ``key`` as open from now."""
+        self._until[key] = time.monotonic() + self.seconds
+        self._until.move_to_end(key)
+
+    def forget(self, key: tuple[str, str]) -> None:
+        """Forget ``key`` (its counts changed)."""
+        self._until.pop(key, None)
+
+
 def limited(kind: str) -> Callable[[Request], Awaitable[None]]:
     """A route dependency that counts the request as one of ``kind`` for its client."""
 
@@ -183,39 +248,35 @@ def limited(kind: str) -> Callable[[Request], Awaitable[None]]:
     return count
 
 
-def charged(kind: str) -> Callable[[Request], AsyncIterator[list[int]]]:
-    """A route dependency: refuse a client whose ``kind`` is used up, else give the route a
-    meter (a one-item list) to add its cost to, charged to the client when the request ends.
+def charged(
+    kind: str, start_meter: Callable[[], list[int]] = lambda: [0]
+) -> Callable[[Request], AsyncIterator[list[int]]]:
+    """A route dependency: refuse a client whose ``kind`` is used up, else start a meter (a
+    one-item list, from ``start_meter``), charged to the client when the request ends.
 
-    For costs known only once the answer is made: the moves and game ids a read answers.
+    For costs known only once the answer is made: the moves and game ids a
+    read answers (the route adds them to the meter it is given). The charge
+    is made refused or not: a move refused after its game was replayed cost
+    the replay all the same. A charge the database cannot store (counters in
+    it, the database failing) is dropped: the request's own answer says what
+    failed, if anything did.
     """
 
     async def meter(request: Request) -> AsyncIterator[list[int]]:
         limiter: RateLimiter = request.app.state.rate_limiter
         client = client_key(request.client.host if request.client else None)
         await limiter.ensure_open(kind, client)
-        cost = [0]
+        cost = start_meter()
         try:
             yield cost
         finally:
-            await limiter.charge(kind, client, cost[0])
+            with contextlib.suppress(StorageError):
+                await limiter.charge(kind, client, cost[0])
 
     meter.__name__ = f"charge_{kind}"
     return meter
 
 
-async def charge_replays(request: Request) -> AsyncIterator[None]:
-    """A route dependency: refuse a client whose replays are used up, then charge this request's.
-
-    The request's replayed moves (:mod:`connect_four.service.replays`) are
-    charged when it ends, refused or not: a move refused after its game
-    was replayed cost the replay all the same.
-    """
-    limiter: RateLimiter = request.app.state.rate_limiter
-    client = client_key(request.client.host if request.client else None)
-    await limiter.ensure_open("replays", client)
-    meter = metered()
-    try:
-        yield
-    finally:
-        await limiter.charge("replays", client, meter[0])
+charge_replays = charged("replays", metered)
+"""A route dependency that charges the stored moves the request made the server replay
+(:mod:`connect_four.service.replays` meters them, into worker threads too)."""

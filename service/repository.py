@@ -62,6 +62,7 @@ from .errors import (
     MoveNotFoundError,
 )
 from .friend_store import FriendExtras
+from .rate_counts import RateCounts
 from .records import (
     ClockSetting,
     CreatedGame,
@@ -147,7 +148,7 @@ class WouldWaitError(Exception):
     """
 
 
-class GameStore(FriendExtras):
+class GameStore(FriendExtras, RateCounts):
     """Drop-token games in a database, safe to share between threads (a base class).
 
     A subclass per database provides :meth:`_transaction` and extends

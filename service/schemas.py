@@ -29,7 +29,7 @@ from .limits import (
     MAX_SIZE,
     MAX_WINNER_SIZE,
 )
-from .names import NAME_PATTERN, name_problem
+from .names import DOT_NAMES, NAME_PATTERN, name_problem
 
 __all__ = [
     "MAX_SIZE",
@@ -37,6 +37,8 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "ERROR_SCHEMA",
     "error_responses",
+    "rate_limited",
+    "pool_busy",
     "ErrorOut",
     "ClockIn",
     "GameCreate",
@@ -74,7 +76,7 @@ PlayerName = Annotated[
         examples=["player1"],
         json_schema_extra={
             "pattern": NAME_PATTERN,
-            "not": {"enum": [".", ".."]},
+            "not": {"enum": list(DOT_NAMES)},
             "description": "No '/', no control character, not '.' or '..'; percent-encode it "
             "in a path.",
         },
@@ -113,6 +115,21 @@ def error_responses(**descriptions: str) -> dict[int | str, dict[str, Any]]:
         }
         for name, text in descriptions.items()
     }
+
+
+def rate_limited(asked: str) -> str:
+    """A 429's description: the client address has ``asked`` too much (the rate limits)."""
+    return (
+        f"This client address has {asked} in the last window (rate_limited): try again "
+        "after Retry-After seconds."
+    )
+
+
+def pool_busy(workers: int, what: str, waiting: int, code: str) -> str:
+    """A 503's description: a worker pool's ``workers`` busy and ``waiting`` queued."""
+    return (
+        f"{workers} {what} worker(s) busy and {waiting} waiting ({code}): retry after Retry-After."
+    )
 
 
 # --- Drop token ---------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from .client_limits import TrustedProxies
@@ -34,7 +34,14 @@ from .limits import (
 from .rate_limits import OFF, Rates, parse_rate
 from .storage import DEFAULT_DB, is_postgres_url
 
-__all__ = ["ENVIRONMENT_PREFIX", "Setting", "Settings", "SettingsError", "readme_table"]
+__all__ = [
+    "ENVIRONMENT_PREFIX",
+    "RATE_STORES",
+    "Setting",
+    "Settings",
+    "SettingsError",
+    "readme_table",
+]
 
 ENVIRONMENT_PREFIX = "CONNECT_FOUR_"
 """What every setting's environment variable starts with."""
@@ -67,6 +74,18 @@ def _claim_seconds(text: str) -> float:
     if not 0 < seconds <= 86400:
         raise argparse.ArgumentTypeError(f"{text!r}: give seconds above 0, at most 86400")
     return seconds
+
+
+RATE_STORES = ("memory", "database")
+"""Where the rate counters may be kept: each process's memory, or the database."""
+
+
+def _rate_store(text: str) -> str:
+    """Where the rate counters live: ``memory`` or ``database``."""
+    value = text.strip().lower()
+    if value not in RATE_STORES:
+        raise argparse.ArgumentTypeError(f"{text!r} is neither {' nor '.join(RATE_STORES)}")
+    return value
 
 
 def _switch(text: str) -> bool:
@@ -246,6 +265,13 @@ class Settings:
         metavar="ADDR[,ADDR...]",
         environment="CONNECT_FOUR_TRUSTED_PROXIES",
     )
+    rate_store: str = _setting(
+        "memory",
+        _rate_store,
+        "where the --rate-* counters live: memory (each process counts its own clients) "
+        "or database (every process on the same --db counts the same; for several processes)",
+        metavar="memory|database",
+    )
     claim_after: float = _setting(
         CLAIM_AFTER,
         _claim_seconds,
@@ -264,14 +290,13 @@ class Settings:
             raise SettingsError(f"--trusted-proxy: {error}") from None
 
     def rates(self) -> Rates:
-        """Each kind's rate per client address (the ``--rate-*`` settings)."""
-        return Rates(
-            games=self.rate_games,
-            moves=self.rate_moves,
-            analysis=self.rate_analysis,
-            computer=self.rate_computer,
-            replays=self.rate_replays,
-            reads=self.rate_reads,
+        """Each kind's rate per client address (the ``--rate-KIND`` settings)."""
+        return Rates(**{kind.name: getattr(self, f"rate_{kind.name}") for kind in fields(Rates)})
+
+    def with_rates(self, rates: Rates) -> Settings:
+        """These settings with ``rates`` as their ``--rate-KIND`` settings (:meth:`rates`'s inverse)."""
+        return replace(
+            self, **{f"rate_{kind.name}": getattr(rates, kind.name) for kind in fields(rates)}
         )
 
     def trusted_proxies(self) -> TrustedProxies:

@@ -41,6 +41,7 @@ from .errors import (
     StorageReadOnlyError,
     StorageReplacedError,
 )
+from .rate_counts import RATE_TABLE_SQLITE
 from .repository import Database, GameStore, WouldWaitError
 
 __all__ = ["PAGE_SIZE", "TRANSACTION_PAGES", "SqliteGameStore", "disk_bound"]
@@ -111,7 +112,12 @@ def _version_1(connection: Connection) -> None:
     connection.execute(_KEY_INDEX)
 
 
-_MIGRATIONS = (_version_1, friend_games_table)
+def _version_2(connection: Connection) -> None:
+    """The per-client rate counters shared by the processes (issue 37)."""
+    connection.execute(RATE_TABLE_SQLITE)
+
+
+_MIGRATIONS = (_version_1, _version_2, friend_games_table)
 """Schema steps in order; a database at version n has had the first n applied."""
 
 

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from connect_four.engine.board_check import BoardVerdict, check_board
 
@@ -86,21 +86,23 @@ class WorkerPool:
     The processes start on the first job and are restarted if one dies.
     A job beyond the capacity, or one whose worker died, raises ``busy``
     (a 503 :class:`~connect_four.service.errors.ServiceError`) naming the ``work``.
+    Each kind of work is a subclass that names its ``busy`` error, its ``work`` and
+    the defaults of ``workers`` and ``waiting`` (its limits in :mod:`connect_four.service.limits`).
     """
+
+    default_workers: ClassVar[int]
+    default_waiting: ClassVar[int]
+    busy: ClassVar[type[ServiceError]]
+    work: ClassVar[str]
 
     def __init__(
         self,
-        workers: int,
-        waiting: int,
+        workers: int | None = None,
+        waiting: int | None = None,
         refusal_pause: float = WINNER_REFUSAL_PAUSE,
-        *,
-        busy: type[ServiceError],
-        work: str,
     ) -> None:
-        self.busy = busy
-        self.work = work
-        self.workers = workers
-        self.capacity = workers + waiting
+        self.workers = self.default_workers if workers is None else workers
+        self.capacity = self.workers + (self.default_waiting if waiting is None else waiting)
         self.refusal_pause = refusal_pause
         self.in_flight = 0
         self.refused = 0
@@ -168,15 +170,10 @@ class WorkerPool:
 class WinnerPool(WorkerPool):
     """The winner checks' pool: :data:`~connect_four.service.limits.WINNER_WORKERS` processes by default."""
 
-    def __init__(
-        self,
-        workers: int = WINNER_WORKERS,
-        waiting: int = WINNER_WAITING,
-        refusal_pause: float = WINNER_REFUSAL_PAUSE,
-    ) -> None:
-        super().__init__(
-            workers, waiting, refusal_pause, busy=WinnerBusyError, work="winner checks"
-        )
+    default_workers = WINNER_WORKERS
+    default_waiting = WINNER_WAITING
+    busy = WinnerBusyError
+    work = "winner checks"
 
     async def check(
         self, board: str, rows: int, columns: int, connect: int, first: str
@@ -194,27 +191,19 @@ class WinnerPool(WorkerPool):
 class AnalysisPool(WorkerPool):
     """The column analyses' pool (``POST /analysis``), apart from the winner checks'."""
 
-    def __init__(
-        self,
-        workers: int = ANALYSIS_WORKERS,
-        waiting: int = ANALYSIS_WAITING,
-        refusal_pause: float = WINNER_REFUSAL_PAUSE,
-    ) -> None:
-        super().__init__(workers, waiting, refusal_pause, busy=AnalysisBusyError, work="analyses")
+    default_workers = ANALYSIS_WORKERS
+    default_waiting = ANALYSIS_WAITING
+    busy = AnalysisBusyError
+    work = "analyses"
 
 
 class ComputerPool(WorkerPool):
     """The computer's moves' pool (``POST /computer_move``), apart from the others."""
 
-    def __init__(
-        self,
-        workers: int = COMPUTER_WORKERS,
-        waiting: int = COMPUTER_WAITING,
-        refusal_pause: float = WINNER_REFUSAL_PAUSE,
-    ) -> None:
-        super().__init__(
-            workers, waiting, refusal_pause, busy=ComputerBusyError, work="computer moves"
-        )
+    default_workers = COMPUTER_WORKERS
+    default_waiting = COMPUTER_WAITING
+    busy = ComputerBusyError
+    work = "computer moves"
 
 
 _Pool = TypeVar("_Pool", bound="WorkerPool")

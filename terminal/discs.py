@@ -15,6 +15,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from connect_four.engine import Game
 
+    from .settings import Settings
+
 __all__ = ["RESET", "DISC_COLOURS", "WINNING", "Discs"]
 
 RESET = "\x1b[0m"
@@ -48,6 +50,11 @@ class Discs:
         # Whether the final grid picks out the winning cells at all: without
         # colour or --highlight they look like every other disc.
         self.marks_winner = highlight or color
+
+    @classmethod
+    def of(cls, settings: Settings) -> Discs:
+        """The discs a game's settings ask for (``--highlight``, ``--color``)."""
+        return cls(highlight=settings.highlight, color=settings.color)
 
     def final_grid(self, game: Game) -> str:
         """The grid of a game that ended, its winning cells picked out when asked for."""

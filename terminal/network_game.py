@@ -159,7 +159,7 @@ def _play(
     assert settings.network is not None
     me = players.index(address.player)
     game = Game(rules)
-    discs = Discs(highlight=settings.highlight, color=settings.color)
+    discs = Discs.of(settings)
     finished = False
     link = _Friendship(client, patience, address, token, players[1 - me])
     try:
@@ -190,13 +190,8 @@ def _play(
                 while len(game.history) > link.status.moves:  # A takeback agreed.
                     game.pop()
                 yield Show("The last moves are taken back.")
-            for entry in news:
-                line = _play_entry(game, players, entry)
-                # The player's own move was typed here: no line repeats it.
-                if entry.column is None or entry.player != address.player:
-                    yield Show(line)
-                if entry.column is None:
-                    quitter = players.index(entry.player)
+            # The player's own move was typed here: no line repeats it.
+            quitter = yield from _play_news(game, players, news, quitter, typed=address.player)
         finished = True
     finally:
         if not finished:
@@ -365,7 +360,7 @@ def _watch(
     if len(players) != 2:
         raise NetworkError(f"game {game_id} is not a game of two players")
     game = Game(_board_of(info, settings, "--watch"))
-    discs = Discs(highlight=settings.highlight, color=settings.color)
+    discs = Discs.of(settings)
     yield from _catch_up(game, players, client, patience, game_id)
     played = len(game.history)
     yield Show(
@@ -384,11 +379,27 @@ def _watch(
             yield Show("\n" + render(game, markers=discs.playing))
             yield Show("The game is drawn by agreement of the players.")
             return
-        for entry in news:
-            yield Show(_play_entry(game, players, entry))
-            if entry.column is None:
-                quitter = players.index(entry.player)
+        quitter = yield from _play_news(game, players, news, quitter)
     yield from _the_end(game, players, quitter, discs, settings)
+
+
+def _play_news(
+    game: Game,
+    players: list[str],
+    news: list[RemoteMove],
+    quitter: int | None,
+    *,
+    typed: str | None = None,
+) -> Conversation[int | None]:
+    """Play the service's news on the local game, a line each (but for the moves of
+    ``typed``, the player at this terminal); return who quit, ``quitter`` if no one did."""
+    for entry in news:
+        line = _play_entry(game, players, entry)
+        if entry.column is None or entry.player != typed:
+            yield Show(line)
+        if entry.column is None:
+            quitter = players.index(entry.player)
+    return quitter
 
 
 def _catch_up(

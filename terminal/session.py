@@ -89,7 +89,7 @@ def _game(
     game = Game(settings.rules)
     for column in settings.moves:
         game.play(column)
-    discs = Discs(highlight=settings.highlight, color=settings.color)
+    discs = Discs.of(settings)
     markers = discs.playing
     humans = frozenset({0, 1}) - computer_sides
     quitter = None

@@ -11,12 +11,15 @@ the player thinks (the network friend's quit). connect.py then watches for
 it during the prompt and, when it comes first, cuts the prompt short and
 sends back None instead of a typed line.
 
-A leaf: it imports nothing. The classes are small immutable values written
-out by hand: ``dataclasses`` (through ``inspect``) would add about half again
-to the assignment's start-up, as engine/_value.py measured.
+A leaf among the terminal's modules: it imports only the engine's base of small
+immutable values (engine/_value.py, loaded with the engine's game before this
+module), not ``dataclasses``, which would add about half again to the
+assignment's start-up.
 """
 
 from __future__ import annotations
+
+from connect_four.engine._value import Value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,28 +45,10 @@ if TYPE_CHECKING:
 __all__ = ["Show", "Ask", "Wait"]
 
 
-class _Step:
-    """One step: a value of its fields, immutable, compared by kind and fields."""
+class _Step(Value):
+    """One step: the engine's immutable value of its fields, shown by position."""
 
     __slots__: tuple[str, ...] = ()
-
-    def _fields(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, _Step)
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self._fields()))
 
     def __repr__(self) -> str:
         fields = list(self._fields())
@@ -85,7 +70,7 @@ class Show(_Step):
     text: str
 
     def __init__(self, text: str) -> None:
-        object.__setattr__(self, "text", text)
+        self._set("text", text)
 
 
 class Ask(_Step):
@@ -105,8 +90,8 @@ class Ask(_Step):
     news: News | None
 
     def __init__(self, prompt: str, news: News | None = None) -> None:
-        object.__setattr__(self, "prompt", prompt)
-        object.__setattr__(self, "news", news)
+        self._set("prompt", prompt)
+        self._set("news", news)
 
 
 class Wait(_Step):
@@ -120,4 +105,4 @@ class Wait(_Step):
     seconds: float
 
     def __init__(self, seconds: float) -> None:
-        object.__setattr__(self, "seconds", seconds)
+        self._set("seconds", seconds)

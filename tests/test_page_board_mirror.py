@@ -24,6 +24,7 @@ import pytest
 from connect_four.engine.game import Game, Status
 from connect_four.engine.lines import DIRECTIONS
 from connect_four.engine.rules import Rules
+from connect_four.service.routers.page import STATIC_FILES
 
 HARNESS = Path(__file__).with_name("page_board.mjs")
 
@@ -83,7 +84,11 @@ def _page_answers(games: list[Game]) -> list[dict[str, object]]:
         for g in games
     ]
     done = subprocess.run(
-        [_node(), str(HARNESS)], input=json.dumps(cases), capture_output=True, text=True, check=True
+        [_node(), str(HARNESS)],
+        input=json.dumps({"limits": STATIC_FILES["limits.js"][0].decode(), "games": cases}),
+        capture_output=True,
+        text=True,
+        check=True,
     )
     answers: list[dict[str, object]] = json.loads(done.stdout)
     return answers

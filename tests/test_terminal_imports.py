@@ -65,7 +65,7 @@ def test_the_http_client_loads_nothing_of_the_game_or_the_engine():
     }
 
 
-@pytest.mark.parametrize("leaf", ["errors", "steps", "match", "pacing", "streams"])
+@pytest.mark.parametrize("leaf", ["errors", "match", "pacing", "streams"])
 def test_a_leaf_loads_no_sibling(leaf):
     assert loaded_by(f"connect_four.terminal.{leaf}") == {
         "connect_four.terminal",
@@ -73,7 +73,7 @@ def test_a_leaf_loads_no_sibling(leaf):
     }
 
 
-@pytest.mark.parametrize("leaf", ["settings", "dialog"])
+@pytest.mark.parametrize("leaf", ["settings", "dialog", "steps"])
 def test_a_leaf_that_speaks_of_games_loads_the_engine_and_no_sibling(leaf):
     siblings = {
         name

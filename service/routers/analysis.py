@@ -25,7 +25,14 @@ from ..limits import (
     MAX_ANALYSIS_SIZE,
 )
 from ..rate_limits import limited
-from ..schemas import AnalysisIn, AnalysisOut, ColumnScoreOut, error_responses
+from ..schemas import (
+    AnalysisIn,
+    AnalysisOut,
+    ColumnScoreOut,
+    error_responses,
+    pool_busy,
+    rate_limited,
+)
 
 router = APIRouter(prefix="/analysis", tags=["analysis"])
 
@@ -69,14 +76,8 @@ def replay(moves: list[int], rules: Rules) -> Game:
             f"its limits (malformed_request: rows and columns 1 to {MAX_ANALYSIS_SIZE}, "
             f"at most {MAX_ANALYSIS_SIZE * MAX_ANALYSIS_SIZE} moves)."
         ),
-        e429=(
-            "This client address has asked too many analyses in the last window "
-            "(rate_limited): try again after Retry-After seconds."
-        ),
-        e503=(
-            f"{ANALYSIS_WORKERS} analysis worker(s) busy and {ANALYSIS_WAITING} waiting "
-            "(analysis_busy): retry after Retry-After."
-        ),
+        e429=rate_limited("asked too many analyses"),
+        e503=pool_busy(ANALYSIS_WORKERS, "analysis", ANALYSIS_WAITING, "analysis_busy"),
     ),
 )
 async def create_analysis(body: AnalysisIn, pool: AnalysisPoolDep) -> AnalysisOut:

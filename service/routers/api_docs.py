@@ -17,11 +17,16 @@ from functools import cache
 from importlib.resources import files
 
 import fastapi_offline
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 from fastapi.responses import Response
 
-from ..schemas import error_responses
-from .page import CONTENT_SECURITY_POLICY, STATIC_FILES, page_headers
+from .page import (
+    CONTENT_SECURITY_POLICY,
+    FILE_RESPONSES,
+    STATIC_FILES,
+    no_such_file,
+    page_headers,
+)
 
 __all__ = ["DOCS_CONTENT_SECURITY_POLICY", "SWAGGER_UI_FILES", "router"]
 
@@ -55,14 +60,9 @@ def read_docs() -> Response:
     return Response(content, media_type=media_type, headers=_HEADERS)
 
 
-@router.get(
-    "/docs/{name}",
-    include_in_schema=False,
-    responses=error_responses(e404="No such file."),
-)
+@router.get("/docs/{name}", include_in_schema=False, responses=FILE_RESPONSES)
 def read_swagger_ui_file(name: str) -> Response:
     """Swagger UI's script or style sheet."""
     if name not in SWAGGER_UI_FILES:
-        # The app's one handler answers it as every unknown path: 404 not_found.
-        raise HTTPException(status_code=404, detail=f"the API page has no file {name!r}")
+        raise no_such_file("the API page", name)
     return Response(_swagger_ui_file(name), media_type=SWAGGER_UI_FILES[name], headers=_HEADERS)

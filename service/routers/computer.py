@@ -32,7 +32,7 @@ from ..limits import (
 )
 from ..rate_limits import limited
 from ..records import drop_token_rules
-from ..schemas import error_responses
+from ..schemas import error_responses, pool_busy, rate_limited
 
 __all__ = ["computer_game", "router"]
 
@@ -92,14 +92,8 @@ class ComputerMoveOut(BaseModel):
             f"level {min(LEVELS)} to {max(LEVELS)}), or the moves are no game "
             "(column_out_of_range, column_full) or it is over (game_over)."
         ),
-        e429=(
-            "This client address has asked too many computer moves in the last window "
-            "(rate_limited): try again after Retry-After seconds."
-        ),
-        e503=(
-            f"{COMPUTER_WORKERS} computer-move worker(s) busy and {COMPUTER_WAITING} waiting "
-            "(computer_busy): retry after Retry-After."
-        ),
+        e429=rate_limited("asked too many computer moves"),
+        e503=pool_busy(COMPUTER_WORKERS, "computer-move", COMPUTER_WAITING, "computer_busy"),
     ),
 )
 async def create_computer_move(body: ComputerMoveIn, pool: ComputerPoolDep) -> ComputerMoveOut:

@@ -11,6 +11,7 @@ client of the seed API sees the seed API.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Response, status
@@ -19,11 +20,21 @@ from connect_four.engine import Move
 
 from ..dependencies import ClientDep, EventsDep, StoreDep
 from ..errors import MoveNotFoundError
-from ..limits import MAX_KEY_LENGTH, MAX_MOVES_PAGE, MAX_PAGE, MAX_STORED_INTEGER, MAX_WAIT
+from ..events import EventHub
+from ..limits import (
+    MAX_KEY_LENGTH,
+    MAX_MOVES_PAGE,
+    MAX_NAME_LENGTH,
+    MAX_PAGE,
+    MAX_PLAYERS,
+    MAX_SIZE,
+    MAX_STORED_INTEGER,
+    MAX_WAIT,
+)
 from ..long_poll import Reading, wait_for_news
 from ..rate_limits import charge_replays, charged, limited
 from ..records import CONNECT, ClockSetting, GameRecord
-from ..repository import MarkedMoves
+from ..repository import GameStore, MarkedMoves
 from ..schemas import (
     GameCreate,
     GameCreated,
@@ -34,6 +45,7 @@ from ..schemas import (
     MoveOut,
     MovePosted,
     error_responses,
+    rate_limited,
 )
 from ..store_calls import call_store
 
@@ -43,9 +55,9 @@ router = APIRouter(
     tags=["drop token"],
     dependencies=[Depends(charge_replays)],
     responses=error_responses(
-        e429="This client address has made the server replay too many stored moves (games "
-        "that had left its cache) in the last window (rate_limited): try again after "
-        "Retry-After seconds."
+        e429=rate_limited(
+            "made the server replay too many stored moves (games that had left its cache)"
+        )
     ),
 )
 
@@ -91,14 +103,15 @@ _AUTH = {
     "e403": "The token is not this player's.",
 }
 _RATE = {
-    "e429": "This client address has created too many games, or posted too many moves and "
-    "quits, or made the server replay too many stored moves, in the last window "
-    "(rate_limited): try again after Retry-After seconds."
+    "e429": rate_limited(
+        "created too many games, or posted too many moves and quits, or made the server "
+        "replay too many stored moves,"
+    )
 }
 _READS = {
-    "e429": "This client address has read too many moves and game ids, or made the server "
-    "replay too many stored moves, in the last window (rate_limited): try again after "
-    "Retry-After seconds."
+    "e429": rate_limited(
+        "read too many moves and game ids, or made the server replay too many stored moves,"
+    )
 }
 ReadMeter = Annotated[list[int], Depends(charged("reads"))]
 """What a list's answer holds (its moves or game ids), charged to the client's ``--rate-reads``."""
@@ -106,6 +119,38 @@ ReadMeter = Annotated[list[int], Depends(charged("reads"))]
 _KEY = {
     "e422": ("The Idempotency-Key was sent before with another request (idempotency_key_reused).")
 }
+_PLAYER_WRITE = {
+    **_AUTH,
+    "e404": "Game not found, or the player is not part of it (or has quit).",
+    **_KEY,
+    **_RATE,
+    **_STORAGE,
+}
+"""The errors a move and a quit share: both are a player's write to a game."""
+
+
+async def _write_as_player(
+    store: GameStore,
+    events: EventHub,
+    write: Callable[..., int],
+    game_id: str,
+    player_id: str,
+    authorization: str | None,
+    idempotency_key: str | None,
+    **arguments: int,
+) -> int:
+    """A move or a quit: ``write`` with the player's token and retry key; the game's waiters are told."""
+    number = await call_store(
+        store,
+        write,
+        game_id=game_id,
+        player_id=player_id,
+        token=_bearer(authorization),
+        key=idempotency_key,
+        **arguments,
+    )
+    events.notify(game_id)
+    return number
 
 
 def _bearer(authorization: str | None) -> str | None:
@@ -199,9 +244,9 @@ async def read_games(
     dependencies=[Depends(limited("games"))],
     responses=error_responses(
         e400=(
-            "Malformed request: players (2 to 100 distinct names of 1 to 100 characters, "
-            "no '/' or control character, not '.' or '..'), rows or columns (1 to 100), "
-            "tokens (a boolean)."
+            f"Malformed request: players (2 to {MAX_PLAYERS} distinct names of 1 to "
+            f"{MAX_NAME_LENGTH} characters, no '/' or control character, not '.' or '..'), "
+            f"rows or columns (1 to {MAX_SIZE}), tokens (a boolean)."
         ),
         **_RATE,
         **_STORAGE,
@@ -393,12 +438,8 @@ _QUIT_TYPES = {"TIMEOUT": "TIMEOUT", "ABANDONED": "ABANDONED"}
     dependencies=[Depends(limited("moves"))],
     responses=error_responses(
         e400="Malformed input, or an illegal move: column full or off the board, game over.",
-        **_AUTH,
-        e404="Game not found, or the player is not part of it (or has quit).",
         e409="It is not this player's turn.",
-        **_KEY,
-        **_RATE,
-        **_STORAGE,
+        **_PLAYER_WRITE,
     ),
 )
 async def create_move(
@@ -411,16 +452,16 @@ async def create_move(
     idempotency_key: IdempotencyKey = None,
 ) -> MovePosted:
     """Post a move: drop the player's token into a column."""
-    number = await call_store(
+    number = await _write_as_player(
         store,
+        events,
         store.play,
-        game_id=game_id,
-        player_id=player_id,
+        game_id,
+        player_id,
+        authorization,
+        idempotency_key,
         column=body.column,
-        token=_bearer(authorization),
-        key=idempotency_key,
     )
-    events.notify(game_id)
     return MovePosted(move=f"{game_id}/moves/{number}")
 
 
@@ -454,13 +495,9 @@ async def read_move(
     responses={
         202: {"description": "The player has quit."},
         **error_responses(
-            e400="Malformed request: an Idempotency-Key longer than 100 characters.",
-            **_AUTH,
-            e404="Game not found, or the player is not part of it (or has quit).",
+            e400=f"Malformed request: an Idempotency-Key longer than {MAX_KEY_LENGTH} characters.",
             e410="The game is already in DONE state.",
-            **_KEY,
-            **_RATE,
-            **_STORAGE,
+            **_PLAYER_WRITE,
         ),
     },
 )
@@ -473,13 +510,7 @@ async def delete_player(
     idempotency_key: IdempotencyKey = None,
 ) -> Response:
     """Player quits from game; the last player left wins."""
-    await call_store(
-        store,
-        store.quit,
-        game_id=game_id,
-        player_id=player_id,
-        token=_bearer(authorization),
-        key=idempotency_key,
+    await _write_as_player(
+        store, events, store.quit, game_id, player_id, authorization, idempotency_key
     )
-    events.notify(game_id)
     return Response(status_code=status.HTTP_202_ACCEPTED)

@@ -4,6 +4,7 @@
 import { fragment, NEW_GAME } from "./address.js";
 import { isAbort, messageOf, Refused, request } from "./api.js";
 import { Board, COLOURS, MARKERS, replayText } from "./board.js";
+import { CLASSIC_BOARD } from "./choices.js";
 import { MAX_ANALYSIS_SIZE } from "./limits.js";
 import { bestScore, scoreWords, showScores } from "./scores.js";
 import { $, announce, clearNotice, moveList, notice, setActions, setStatus, showView } from "./ui.js";
@@ -22,8 +23,8 @@ export class AnalysisView {
   constructor(params, boardView) {
     this.params = params;
     this.boardView = boardView;
-    this.rows = clampSize(params.get("r"), 6);
-    this.columns = clampSize(params.get("c"), 7);
+    this.rows = clampSize(params.get("r"), CLASSIC_BOARD[0]);
+    this.columns = clampSize(params.get("c"), CLASSIC_BOARD[1]);
     /** @type {number[]} the line of moves, of which the first `at` are on the board */
     this.line = [];
     this.at = 0;

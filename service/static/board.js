@@ -1,7 +1,8 @@
 // The board: a two-player drop-token game replayed from its move list (drawn by board_view.js).
 // The service is the truth; this copy only draws, and tells whose turn it is and who won.
 
-export const CONNECT = 4;
+import { CONNECT, DIGIT_COLUMNS } from "./limits.js";
+
 export const MARKERS = ["X", "O"];
 export const COLOURS = ["red", "yellow"];
 
@@ -116,7 +117,8 @@ export class Board {
   }
 }
 
-// A move list as people write it: "3,3,4", "3 3 4", or digits "334" on boards of at most 10 columns.
+// A move list as people write it: "3,3,4", "3 3 4", or digits "334" on boards of at most DIGIT_COLUMNS
+// columns (engine/notation.py's rule).
 /**
  * @param {string} text
  * @param {number} columns
@@ -127,7 +129,7 @@ export function parseMoves(text, columns) {
   if (!trimmed) return [];
   const parts = /[\s,;]/.test(trimmed)
     ? trimmed.split(/[\s,;]+/).filter(Boolean)
-    : columns <= 10
+    : columns <= DIGIT_COLUMNS
       ? [...trimmed]
       : [trimmed];
   return parts.map((part) => {

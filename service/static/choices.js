@@ -1,17 +1,24 @@
-// The boards and levels the page offers.
+// The boards and levels the page offers; the levels, the terminal's board and the limits are
+// the service's and the engine's (limits.js).
+
+import { LEVELS, TERMINAL_COLUMNS, TERMINAL_ROWS } from "./limits.js";
+
+/** @type {[number, number]} rows and columns of the board the page starts with */
+export const CLASSIC_BOARD = [6, 7];
 
 /** @type {[number, number, string][]} rows, columns, and the words of the choice */
 export const SIZES = [
-  [6, 7, "6 × 7, the classic"],
-  [5, 8, "5 × 8, the terminal game's"],
+  [...CLASSIC_BOARD, `${CLASSIC_BOARD.join(" × ")}, the classic`],
+  [TERMINAL_ROWS, TERMINAL_COLUMNS, `${TERMINAL_ROWS} × ${TERMINAL_COLUMNS}, the terminal game's`],
   [7, 8, "7 × 8"],
   [6, 9, "6 × 9"],
   [8, 8, "8 × 8"],
   [4, 5, "4 × 5, quick"],
 ];
 
-/** @type {Record<string, string>} the computer's levels, 1 to 5 */
-export const LEVELS = { 1: "1, beginner", 2: "2, casual", 3: "3, club", 4: "4, strong", 5: "5, perfect" };
+/** The computer's levels, weakest first, each with the first word of what the engine says it does. */
+export const LEVEL_CHOICES = Object.entries(LEVELS).map(([level, text]) => [level, `${level}, ${text.split(":")[0]}`]);
 
-export const MOST_SIZE = 16; // the largest board the page offers to draw, rows and columns
-export const TERMINAL_BOARD = [5, 8]; // connect.py's own board: its join command needs no size
+const levels = Object.keys(LEVELS).map(Number);
+/** The words that say which levels there are, e.g. "1 to 5". */
+export const LEVEL_RANGE = `${Math.min(...levels)} to ${Math.max(...levels)}`;

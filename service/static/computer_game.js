@@ -3,8 +3,9 @@
 import { fragment, NEW_GAME, reviewAction } from "./address.js";
 import { isAbort, Refused, request } from "./api.js";
 import { Board, replayText } from "./board.js";
-import { LEVELS, MOST_SIZE } from "./choices.js";
+import { CLASSIC_BOARD, LEVEL_RANGE } from "./choices.js";
 import { failed } from "./failure.js";
+import { LEVELS, MAX_COMPUTER_SIZE, MIN_COMPUTER_SIZE } from "./limits.js";
 import { PlayedGame, playersHeading, showNothing } from "./played_game.js";
 import { $, announce, clearNotice, notice, setStatus, showView } from "./ui.js";
 
@@ -16,15 +17,15 @@ import { $, announce, clearNotice, notice, setStatus, showView } from "./ui.js";
  */
 function readAddress(params) {
   const level = Number(params.get("computer"));
-  if (!(level in LEVELS)) return `there is no level “${params.get("computer")}”: the levels are 1 to 5`;
-  const [rows, columns] = /** @type {const} */ ([
-    ["r", 6],
-    ["c", 7],
-  ]).map(([name, usual]) => (params.get(name) ? Number(params.get(name)) : usual));
-  if (![rows, columns].every((value) => Number.isInteger(value) && value >= 1 && value <= MOST_SIZE)) {
+  if (!(level in LEVELS)) return `there is no level “${params.get("computer")}”: the levels are ${LEVEL_RANGE}`;
+  const [rowsText, columnsText] = ["r", "c"].map((name, index) => params.get(name) || String(CLASSIC_BOARD[index]));
+  const [rows, columns] = [Number(rowsText), Number(columnsText)];
+  const fits = (/** @type {number} */ value) =>
+    Number.isInteger(value) && value >= MIN_COMPUTER_SIZE && value <= MAX_COMPUTER_SIZE;
+  if (!fits(rows) || !fits(columns)) {
     return (
-      `a board of ${params.get("r") || 6} rows × ${params.get("c") || 7} columns cannot be played here: ` +
-      `rows and columns are whole numbers from 1 to ${MOST_SIZE}`
+      `a board of ${rowsText} rows × ${columnsText} columns cannot be played here: ` +
+      `rows and columns are whole numbers from ${MIN_COMPUTER_SIZE} to ${MAX_COMPUTER_SIZE}`
     );
   }
   try {

@@ -3,9 +3,18 @@
 
 import { fragment } from "./address.js";
 import { request } from "./api.js";
-import { LEVELS, SIZES } from "./choices.js";
+import { LEVEL_CHOICES, SIZES } from "./choices.js";
 import { failed } from "./failure.js";
 import { keepInvite } from "./invite.js";
+import {
+  DOT_NAMES,
+  MAX_ANALYSIS_SIZE,
+  MAX_COMPUTER_SIZE,
+  MAX_NAME_LENGTH,
+  MAX_SIZE,
+  MIN_COMPUTER_SIZE,
+  NAME_PATTERN,
+} from "./limits.js";
 import { store, tokenKey } from "./storage.js";
 import { $, clearNotice, notice, setStatus, showView } from "./ui.js";
 
@@ -39,13 +48,45 @@ function onSubmit(id, onSubmit) {
   });
 }
 
+/** @type {Record<string, [number, number]>} the sides each form's board may have, by form id */
+const SIDES = {
+  "friend-form": [1, MAX_SIZE],
+  "computer-form": [MIN_COMPUTER_SIZE, MAX_COMPUTER_SIZE],
+  "analysis-form": [1, MAX_ANALYSIS_SIZE],
+};
+
 function fillChoices() {
-  for (const select of document.querySelectorAll("select.sizes")) {
-    for (const [rows, columns, text] of SIZES) select.append(new Option(text, `${rows}x${columns}`));
+  for (const [id, [least, most]] of Object.entries(SIDES)) {
+    const select = $(id, HTMLFormElement).elements.namedItem("size");
+    if (!(select instanceof HTMLSelectElement)) throw new TypeError(`the form #${id} has no board choice`);
+    for (const [rows, columns, text] of SIZES) {
+      const fits = [rows, columns].every((side) => side >= least && side <= most);
+      if (fits) select.append(new Option(text, `${rows}x${columns}`));
+    }
   }
   const levels = $("levels", HTMLSelectElement);
-  for (const [level, text] of Object.entries(LEVELS)) levels.append(new Option(text, level));
+  for (const [level, text] of LEVEL_CHOICES) levels.append(new Option(text, level));
   levels.value = "3";
+}
+
+const NAME = new RegExp(NAME_PATTERN, "u");
+
+/** Why `name` cannot be a player's name (the service's rule, service/names.py), or "". */
+function nameProblem(/** @type {string} */ name) {
+  if (DOT_NAMES.includes(name)) return `A name cannot be “${name}”.`;
+  return NAME.test(name) ? "" : "A name holds no “/” and no control character.";
+}
+
+/** The name fields take the service's length and characters (set here: limits.js holds them). */
+function limitNames() {
+  for (const name of ["me", "friend"]) {
+    const input = $("friend-form", HTMLFormElement).elements.namedItem(name);
+    if (!(input instanceof HTMLInputElement)) throw new TypeError(`the friend form has no field ${name}`);
+    input.maxLength = MAX_NAME_LENGTH;
+    const check = () => input.setCustomValidity(input.value.trim() ? nameProblem(input.value.trim()) : "");
+    input.addEventListener("input", check);
+    check();
+  }
 }
 
 /** Creates a game between two people on the service; keeps the creator's token and invite. */
@@ -89,6 +130,7 @@ function openGame(/** @type {HTMLFormElement} */ form) {
 /** Fills the forms' choices and listens to them. */
 export function listenToHome() {
   fillChoices();
+  limitNames();
   onSubmit("friend-form", createGame);
   onSubmit("computer-form", (form) => {
     const [r, c] = sizeOf(form);

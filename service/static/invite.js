@@ -3,7 +3,7 @@
 
 import { fragment } from "./address.js";
 import { playerPath } from "./api.js";
-import { TERMINAL_BOARD } from "./choices.js";
+import { TERMINAL_COLUMNS, TERMINAL_ROWS } from "./limits.js";
 import { inviteKey, store, storedJSON } from "./storage.js";
 import { $, announce } from "./ui.js";
 
@@ -21,7 +21,7 @@ function shellWord(/** @type {string} */ text) {
 export function keepInvite({ gameId, friend, token, rows, columns }) {
   const base = location.origin;
   let command = `CONNECT_FOUR_TOKEN=${token} python3 connect.py --join ${shellWord(`${base}${playerPath(gameId, friend)}`)}`;
-  if (rows !== TERMINAL_BOARD[0] || columns !== TERMINAL_BOARD[1]) command += ` --rows ${rows} --columns ${columns}`;
+  if (rows !== TERMINAL_ROWS || columns !== TERMINAL_COLUMNS) command += ` --rows ${rows} --columns ${columns}`;
   /** @type {Invite} */
   const invite = { friend, command, link: `${base}/${fragment({ game: gameId, me: friend, t: token })}` };
   store(inviteKey(gameId), JSON.stringify(invite));

@@ -9,6 +9,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browser.browser_support import column, discs, status, wait_for_discs, wait_for_more_discs
+from connect_four.engine.solver import LEVELS
+from connect_four.service.limits import MAX_COMPUTER_SIZE, MIN_COMPUTER_SIZE
 
 pytestmark = pytest.mark.slow
 
@@ -117,11 +119,14 @@ def test_every_screen_fits_its_width_without_scrolling_sideways(
             "its moves are no game on this 6 × 7 board: move 7, column 3, cannot be played "
             "(that column is full).",
         ),
-        ("computer=9&r=6&c=7&you=0&moves=", "there is no level “9”: the levels are 1 to 5."),
         (
-            "computer=2&r=0&c=7&you=0&moves=",
-            "a board of 0 rows × 7 columns cannot be played here: "
-            "rows and columns are whole numbers from 1 to 16.",
+            "computer=9&r=6&c=7&you=0&moves=",
+            f"there is no level “9”: the levels are {min(LEVELS)} to {max(LEVELS)}.",
+        ),
+        (
+            "computer=2&r=3&c=7&you=0&moves=",
+            "a board of 3 rows × 7 columns cannot be played here: rows and columns are "
+            f"whole numbers from {MIN_COMPUTER_SIZE} to {MAX_COMPUTER_SIZE}.",
         ),
     ],
     ids=["moves", "level", "size"],

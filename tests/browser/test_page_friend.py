@@ -9,6 +9,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browser.browser_support import XSS_NAMES, drop, no_markup_from_names, status, wait_for_discs
+from connect_four.service.limits import MAX_NAME_LENGTH
+from connect_four.service.names import name_problem
 from server_support import HTTP
 
 pytestmark = pytest.mark.slow
@@ -279,3 +281,20 @@ def test_an_outage_keeps_the_moves_notice_and_ends_soon_after_the_service_is_bac
         wait_for_discs(ann, 4)
     finally:
         ann.close()  # its context's fake clock must not reach another test
+
+
+@pytest.mark.parametrize("name", ["ann/bob", "..", "a\u0007b"])
+def test_the_name_fields_apply_the_services_rule_before_asking(
+    new_page: Callable[..., Page], service: str, name: str
+) -> None:
+    page = new_page()
+    page.goto(service + "/")
+    me = page.get_by_label("Your name")
+    assert me.evaluate("input => input.maxLength") == MAX_NAME_LENGTH
+    assert name_problem(name) is not None  # the service refuses it: the page must too
+    me.fill(name)
+    assert not me.evaluate("input => input.checkValidity()")
+    page.get_by_role("button", name="Create game").click()
+    expect(page.locator("#invite-link")).to_be_hidden()
+    me.fill("ann")
+    assert me.evaluate("input => input.checkValidity()")

@@ -5,8 +5,9 @@ configuration of bench/nginx_proxy.py (docs/deployment.md's) in a
 temporary folder; it connects to the services from 127.0.0.3, the one
 address they are told to trust (``--trusted-proxy``). Through it: a whole
 game (its requests spread over both processes), a long wait that a move
-made through the other process ends, the page ``/``, and the client's own
-address in the services' access log. Without nginx these tests skip on a
+made through the other process ends, the page ``/``, the client's own
+address in the services' access log, and its rate counted once for both
+processes (``--rate-store database``). Without nginx these tests skip on a
 developer's machine and fail on CI (``CI=true``).
 """
 
@@ -32,6 +33,13 @@ PROXY_SOURCE = "127.0.0.3"
 
 CLIENT = "127.0.0.5"
 """The address the test's client connects to nginx from: what the services must log."""
+
+OTHER_CLIENT = "127.0.0.6"
+"""Another client's address, whose rate is its own."""
+
+GAMES_RATE = 5
+"""Games one client address may create, counted in the database by both processes (per
+year, whose windows' edge a test seconds long almost never straddles)."""
 
 
 class LoggingServer(Server):
@@ -59,7 +67,14 @@ class Proxied:
 @pytest.fixture
 def proxied(postgres_cluster: Cluster) -> Iterator[Proxied]:
     database = postgres_cluster.empty_database(f"proxy_{os.environ.get('PYTEST_XDIST_WORKER')}")
-    options = ("--trusted-proxy", PROXY_SOURCE)
+    options = (
+        "--trusted-proxy",
+        PROXY_SOURCE,
+        "--rate-store",
+        "database",
+        "--rate-games",
+        f"{GAMES_RATE}/year",
+    )
     servers = [LoggingServer(database, options, capture_output=True) for _ in range(2)]
     for server in servers:
         server.start()
@@ -81,9 +96,9 @@ def proxied(postgres_cluster: Cluster) -> Iterator[Proxied]:
             server.stop()
 
 
-def through(proxy: Proxy) -> httpx.Client:
-    """A client of the proxy, connecting from CLIENT."""
-    transport = httpx.HTTPTransport(local_address=CLIENT)
+def through(proxy: Proxy, address: str = CLIENT) -> httpx.Client:
+    """A client of the proxy, connecting from ``address``."""
+    transport = httpx.HTTPTransport(local_address=address)
     return http_client(base_url=proxy.url, transport=transport, timeout=60)
 
 
@@ -181,3 +196,23 @@ def test_the_services_see_the_clients_address_from_the_trusted_proxy_only(
     assert clients("/drop_token/via-proxy-spoofed") == {CLIENT}
     # Straight to a service: the connection's own address; the header ignored.
     assert clients("/drop_token/direct-spoofed") == {"127.0.0.1"}
+
+
+def test_a_client_s_rate_through_the_proxy_is_counted_once_for_both_processes(
+    proxied: Proxied,
+) -> None:
+    game = {"players": ["p1", "p2"], "rows": 4, "columns": 4}
+    with through(proxied.proxy) as client:
+        created = [client.post("/drop_token", json=game).status_code for _ in range(GAMES_RATE)]
+        assert created == [200] * GAMES_RATE
+        # Round robin sends the next two to each process in turn: both refuse.
+        for _ in range(2):
+            refused = client.post("/drop_token", json=game)
+            assert refused.status_code == 429, refused.text
+            assert refused.json()["error"] == "rate_limited"
+            assert int(refused.headers["retry-after"]) >= 1
+    # Counted by the address nginx passes on: another client's is untouched.
+    with through(proxied.proxy, OTHER_CLIENT) as other:
+        assert other.post("/drop_token", json=game).status_code == 200
+    first, second = proxied.logs()
+    assert " 429 " in first and " 429 " in second

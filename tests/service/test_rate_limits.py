@@ -34,9 +34,10 @@ TIGHT = Rates(
 )
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Any:
-    return create_app(tmp_path / "games.db", rates=TIGHT)
+@pytest.fixture(params=["memory", "database"])
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    """An app with tight rates, counted in its memory, then in its database (issue 37)."""
+    return create_app(tmp_path / "games.db", rates=TIGHT, rate_store=request.param)
 
 
 @pytest.fixture
