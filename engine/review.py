@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from .columns import ColumnScore, column_scores
 from .game import Game
 from .outlook import suggestion
+from .rules import Rules
 from .score import win_score
 from .solver import Solver
 from .table import TABLE_SIZE
@@ -48,6 +49,7 @@ __all__ = [
     "review_budget",
     "review_steps",
     "review",
+    "review_moves",
 ]
 
 BEST = "best"
@@ -173,6 +175,7 @@ def review_steps(
     seconds_per_position: float | None = None,
     threads: int = 1,
     table_size: int | None = None,
+    time_limit: float | None = None,
 ) -> Generator[tuple[int, int], None, GameReview]:
     """Review ``game``'s moves; yield ``(positions analysed, analyses in all)`` as it goes.
 
@@ -183,9 +186,11 @@ def review_steps(
     machine spent as node budgets: the same game and budget always give the
     same review (with one thread, the default: ``threads`` and
     ``table_size`` go to every column_scores, where more threads may settle
-    a position near its budget on one run and not on another). The total
-    grows when the second pass begins. The generator's return value is the
-    :class:`GameReview`.
+    a position near its budget on one run and not on another). ``time_limit``
+    (seconds, None for none) caps each position's wall-clock time, as in
+    column_scores: a server's review ends in bounded time however busy its
+    machine. The total grows when the second pass begins. The generator's
+    return value is the :class:`GameReview`.
 
     Raises:
         UnsupportedGameError: the game is not for two players.
@@ -209,7 +214,12 @@ def review_steps(
         position = positions[index]
         assert position is not None
         scores[index] = column_scores(
-            position, time_budget=first, threads=threads, table_size=table_size, solver=solver
+            position,
+            time_budget=first,
+            time_limit=time_limit,
+            threads=threads,
+            table_size=table_size,
+            solver=solver,
         )
         done += 1
         yield done, total
@@ -225,6 +235,7 @@ def review_steps(
                 column_scores(
                     position,
                     time_budget=again,
+                    time_limit=time_limit,
                     threads=threads,
                     table_size=table_size,
                     solver=solver,
@@ -261,10 +272,15 @@ def review(
     seconds_per_position: float | None = None,
     threads: int = 1,
     table_size: int | None = None,
+    time_limit: float | None = None,
 ) -> GameReview:
     """:func:`review_steps` run to the end, its progress ignored."""
     steps = review_steps(
-        game, seconds_per_position=seconds_per_position, threads=threads, table_size=table_size
+        game,
+        seconds_per_position=seconds_per_position,
+        threads=threads,
+        table_size=table_size,
+        time_limit=time_limit,
     )
     while True:
         try:
@@ -272,6 +288,33 @@ def review(
         except StopIteration as done:
             finished: GameReview = done.value
             return finished
+
+
+def review_moves(
+    rows: int,
+    columns: int,
+    connect: int,
+    moves: list[int],
+    total_seconds: float,
+    time_limit: float,
+) -> GameReview:
+    """The review of the game ``moves`` make, from plain values (a worker process's job).
+
+    One pass shares ``total_seconds`` of search among the positions (at most
+    :data:`MOST_SECONDS_PER_POSITION` each), and ``time_limit`` caps each one's
+    wall-clock time: what a server can promise to answer in bounded time.
+
+    >>> [move.verdict for move in review_moves(6, 7, 4, [3, 0, 3, 0, 3, 0, 1, 0], 2.0, 3.0).moves][6]
+    'blunder'
+
+    Raises:
+        RulesError: the board or chain length is impossible.
+        EngineError: a move cannot be played (see :meth:`Game.from_moves`).
+        UnsupportedGameError: the game is not for two players.
+    """
+    game = Game.from_moves(moves, Rules(rows, columns, connect))
+    budget = min(MOST_SECONDS_PER_POSITION, total_seconds / (len(moves) + 1))
+    return review(game, seconds_per_position=budget, time_limit=time_limit)
 
 
 def _move_review(

@@ -21,13 +21,14 @@ from .client_limits import WaitLedger
 from .events import EventHub
 from .friends import Friends
 from .repository import GameStore
-from .winner_pool import AnalysisPool, ComputerPool, WinnerPool
+from .winner_pool import AnalysisPool, ComputerPool, ReviewPool, WinnerPool
 
 __all__ = [
     "AnalysisPoolDep",
     "Client",
     "ClientDep",
     "ComputerPoolDep",
+    "ReviewPoolDep",
     "EventsDep",
     "FriendsDep",
     "GoneDep",
@@ -36,6 +37,7 @@ __all__ = [
     "get_analysis_pool",
     "get_client",
     "get_computer_pool",
+    "get_review_pool",
     "get_events",
     "get_friends",
     "get_store",
@@ -76,6 +78,16 @@ async def get_analysis_pool(request: Request) -> AnalysisPool:
 
 AnalysisPoolDep = Annotated[AnalysisPool, Depends(get_analysis_pool)]
 """A route's parameter of this type receives the analysis pool."""
+
+
+async def get_review_pool(request: Request) -> ReviewPool:
+    """The app's pool of game-review worker processes (``POST /review``)."""
+    pool: ReviewPool = request.app.state.review_pool
+    return pool
+
+
+ReviewPoolDep = Annotated[ReviewPool, Depends(get_review_pool)]
+"""A route's parameter of this type receives the game-review pool."""
 
 EventsDep = Annotated[EventHub, Depends(get_events)]
 """A route's parameter of this type receives the app's hub of waiting requests."""

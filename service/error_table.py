@@ -61,6 +61,7 @@ from .errors import (
     OfferRefusedError,
     PlayerNotFoundError,
     RateLimitedError,
+    ReviewBusyError,
     ServerFullError,
     ServiceError,
     StorageBusyError,
@@ -174,6 +175,7 @@ ERRORS: dict[type[Exception], ErrorAnswer] = {
     WinnerBusyError: ErrorAnswer(503, "winner_check_busy", (("Retry-After", "1"),)),
     AnalysisBusyError: ErrorAnswer(503, "analysis_busy", (("Retry-After", "1"),)),
     ComputerBusyError: ErrorAnswer(503, "computer_busy", (("Retry-After", "1"),)),
+    ReviewBusyError: ErrorAnswer(503, "review_busy", (("Retry-After", "1"),)),
     # Retry-After: the error's own, when the client's window lets it in again.
     RateLimitedError: ErrorAnswer(429, "rate_limited"),
     # Room on the server, for all and for each client (connections, long polls).

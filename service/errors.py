@@ -25,6 +25,7 @@ __all__ = [
     "ClaimRefusedError",
     "WinnerBusyError",
     "AnalysisBusyError",
+    "ReviewBusyError",
     "ComputerBusyError",
     "RateLimitedError",
     "ServerFullError",
@@ -104,6 +105,10 @@ class WinnerBusyError(ServiceError):
 
 class AnalysisBusyError(ServiceError):
     """Every analysis worker is busy and the queue is full: try again soon."""
+
+
+class ReviewBusyError(ServiceError):
+    """Every game-review worker is busy and the queue is full: try again soon."""
 
 
 class ComputerBusyError(ServiceError):

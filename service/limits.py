@@ -41,6 +41,10 @@ __all__ = [
     "ANALYSIS_TIME_LIMIT",
     "ANALYSIS_WORKERS",
     "ANALYSIS_WAITING",
+    "REVIEW_SECONDS",
+    "REVIEW_TIME_LIMIT",
+    "REVIEW_WORKERS",
+    "REVIEW_WAITING",
     "MIN_COMPUTER_SIZE",
     "MAX_COMPUTER_SIZE",
     "COMPUTER_THINK_SECONDS",
@@ -175,6 +179,23 @@ server's (see connect_four.service.winner_pool.WORKER_NICENESS)."""
 ANALYSIS_WAITING = 4
 """Analyses that may wait for a worker; more at once are answered 503. Each
 costs up to a second of a core, so a longer queue would only answer late."""
+
+REVIEW_SECONDS = 4.0
+"""One game review's search budget (``POST /review``), in seconds of search on a quiet
+machine, shared among the game's positions (at most 1 s each): half the terminal's
+``--review`` default, in one pass. A 6 x 7 game gets every verdict in well under it
+(the 12-stone database); early positions of a larger board may stay unsettled."""
+
+REVIEW_TIME_LIMIT = 0.5
+"""The hard limit, in seconds of wall-clock time, on each position's search in a review:
+a 100-move game ends within 50 s however busy the machine, and far sooner on a quiet one."""
+
+REVIEW_WORKERS = 1
+"""Worker processes that run game reviews, apart from the analyses' and winner checks'."""
+
+REVIEW_WAITING = 2
+"""Reviews that may wait for a worker; more at once are answered 503 (``review_busy``).
+A review costs seconds of a core: a longer queue would only answer late."""
 MAX_WAIT = 300.0
 """The most seconds ``GET /drop_token/{gameId}/moves?wait=`` may wait for a move.
 

@@ -28,7 +28,7 @@ from .move_feed import open_feed
 from .openapi import describe_limits, install_openapi
 from .rate_limits import RateLimiter, Rates
 from .response_headers import AnswerHeaders
-from .routers import analysis, api_docs, computer, drop_token, friend, page, winner
+from .routers import analysis, api_docs, computer, drop_token, friend, page, review, winner
 from .settings import Settings
 from .shared_rates import DatabaseRateStorage
 from .storage import DEFAULT_DB, open_store
@@ -36,10 +36,12 @@ from .trailing_slash import ServeWithoutTrailingSlash
 from .winner_pool import (
     AnalysisPool,
     ComputerPool,
+    ReviewPool,
     WinnerPool,
     shared_analysis_pool,
     shared_computer_pool,
     shared_pool,
+    shared_review_pool,
 )
 
 __all__ = ["DEFAULT_DB", "create_app"]
@@ -55,6 +57,7 @@ def create_app(
     winner_pool: WinnerPool | None = None,
     analysis_pool: AnalysisPool | None = None,
     computer_pool: ComputerPool | None = None,
+    review_pool: ReviewPool | None = None,
     rates: Rates | None = None,
     rate_store: str = "memory",
     max_client_waits: int = MAX_CLIENT_WAITS,
@@ -78,7 +81,8 @@ def create_app(
     when it shuts down (before the server's process ends, so no worker is
     left to print a traceback or leak a semaphore); if None, the process's
     shared pool runs them and outlives the app; ``analysis_pool`` likewise
-    for ``POST /analysis``, ``computer_pool`` for ``POST /computer_move``;
+    for ``POST /analysis``, ``computer_pool`` for ``POST /computer_move``,
+    ``review_pool`` for ``POST /review``;
     ``rates`` bounds what each client address may create or have computed
     (429 beyond; the defaults of :class:`Rates` if None), counted in this
     process's memory or, ``rate_store`` ``"database"``, in the database, for
@@ -124,7 +128,7 @@ def create_app(
             await rate_storage.close()
         await store.close_on_loop()
         store.close()
-        for pool in (winner_pool, analysis_pool, computer_pool):
+        for pool in (winner_pool, analysis_pool, computer_pool, review_pool):
             if pool is not None:
                 pool.close()
 
@@ -148,11 +152,13 @@ def create_app(
     app.state.winner_pool = winner_pool or shared_pool()
     app.state.analysis_pool = analysis_pool or shared_analysis_pool()
     app.state.computer_pool = computer_pool or shared_computer_pool()
+    app.state.review_pool = review_pool or shared_review_pool()
     app.include_router(drop_token.router)
     app.include_router(friend.router)
     app.include_router(winner.router)
     app.include_router(analysis.router)
     app.include_router(computer.router)
+    app.include_router(review.router)
     app.include_router(page.router)
     app.include_router(api_docs.router)
     install_error_handler(app)

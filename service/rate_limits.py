@@ -91,7 +91,7 @@ class Rates:
 _WHAT = {
     "games": "games created",
     "moves": "moves and quits posted",
-    "analysis": "analyses asked",
+    "analysis": "analyses and reviews asked",
     "computer": "computer moves asked",
     "replays": "stored moves replayed (games that had left the server's cache)",
     "reads": "moves and game ids read",

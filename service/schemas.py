@@ -60,6 +60,9 @@ __all__ = [
     "AnswerIn",
     "AnswerOut",
     "ClaimIn",
+    "ReviewIn",
+    "MoveReviewOut",
+    "ReviewOut",
 ]
 
 # A player's name is a path segment of the move URLs: it holds no "/" (which
@@ -322,6 +325,37 @@ class AnalysisIn(_Input):
         examples=[[3, 3, 4]],
         description="The columns played in turn, from 0; the first player moves first.",
     )
+
+
+class ReviewIn(AnalysisIn):
+    """A game to review as its moves (columns from 0), and its rules."""
+
+
+class MoveReviewOut(BaseModel):
+    """One move of the reviewed game, scored for the player who made it.
+
+    ``score`` and ``best`` are exact scores (positive wins, the higher the
+    sooner; 0 draws; negative loses, the lower the sooner), null when the
+    search could not settle them in its budget; ``verdict`` is null then too.
+    """
+
+    number: int = Field(description="The move's number, from 1.")
+    player: Literal["first", "second"] = Field(description="Who made it.")
+    column: int
+    score: int | None
+    best: int | None = Field(description="The best score this position offered.")
+    best_column: int | None = Field(description="A column that scores best; null if unknown.")
+    verdict: Literal["best", "slower", "mistake", "blunder"] | None = Field(
+        description="best: as good as the best move; slower: a slower win or a faster loss, "
+        "the game's value kept; mistake: a win to a draw, or a draw to a loss; blunder: "
+        "a win thrown away for a loss; null: unsettled."
+    )
+
+
+class ReviewOut(BaseModel):
+    """Every move of the game, reviewed in the order played."""
+
+    moves: list[MoveReviewOut]
 
 
 class ColumnScoreOut(BaseModel):

@@ -18,7 +18,7 @@ from .main import create_app
 from .push_server import WakingServer, raise_open_files, settle_memory
 from .redaction import scrub
 from .settings import PROGRAM, Settings
-from .winner_pool import AnalysisPool, ComputerPool, WinnerPool
+from .winner_pool import AnalysisPool, ComputerPool, ReviewPool, WinnerPool
 
 __all__ = ["inherited_listener", "serve"]
 
@@ -36,6 +36,7 @@ def serve(settings: Settings) -> None:
             winner_pool=pool,
             analysis_pool=AnalysisPool(),
             computer_pool=ComputerPool(),
+            review_pool=ReviewPool(),
         )
     except StorageError as error:
         # The error names the database, its secrets masked; scrubbed again

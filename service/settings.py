@@ -223,7 +223,7 @@ class Settings:
     rate_analysis: str = _setting(
         RATE_ANALYSIS,
         _rate,
-        "POST /analysis one client address may ask; more are 429",
+        "POST /analysis and /review one client address may ask; more are 429",
         metavar="RATE",
     )
     rate_computer: str = _setting(

@@ -27,12 +27,20 @@ from typing import ClassVar, TypeVar
 
 from connect_four.engine.board_check import BoardVerdict, check_board
 
-from .errors import AnalysisBusyError, ComputerBusyError, ServiceError, WinnerBusyError
+from .errors import (
+    AnalysisBusyError,
+    ComputerBusyError,
+    ReviewBusyError,
+    ServiceError,
+    WinnerBusyError,
+)
 from .limits import (
     ANALYSIS_WAITING,
     ANALYSIS_WORKERS,
     COMPUTER_WAITING,
     COMPUTER_WORKERS,
+    REVIEW_WAITING,
+    REVIEW_WORKERS,
     WINNER_REFUSAL_PAUSE,
     WINNER_WAITING,
     WINNER_WORKERS,
@@ -43,9 +51,11 @@ __all__ = [
     "WinnerPool",
     "AnalysisPool",
     "ComputerPool",
+    "ReviewPool",
     "shared_pool",
     "shared_analysis_pool",
     "shared_computer_pool",
+    "shared_review_pool",
 ]
 
 Result = TypeVar("Result")
@@ -206,6 +216,15 @@ class ComputerPool(WorkerPool):
     work = "computer moves"
 
 
+class ReviewPool(WorkerPool):
+    """The game reviews' pool (``POST /review``): a review takes seconds, so it waits apart."""
+
+    default_workers = REVIEW_WORKERS
+    default_waiting = REVIEW_WAITING
+    busy = ReviewBusyError
+    work = "reviews"
+
+
 _Pool = TypeVar("_Pool", bound="WorkerPool")
 
 _SHARED: dict[Callable[[], WorkerPool], WorkerPool] = {}
@@ -234,3 +253,8 @@ def shared_analysis_pool() -> AnalysisPool:
 def shared_computer_pool() -> ComputerPool:
     """The process's one default pool for computer moves."""
     return _shared(ComputerPool)
+
+
+def shared_review_pool() -> ReviewPool:
+    """The process's one default pool for game reviews."""
+    return _shared(ReviewPool)

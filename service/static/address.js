@@ -15,19 +15,30 @@ export function home() {
 export const NEW_GAME = { label: "New game", run: home };
 
 /**
- * The finished game on the analysis board; `names`, for a game between people, go with it.
+ * A finished game's review on the analysis board, after `at` moves (else the end), `names` with it.
+ * @param {import("./board.js").Board} board
+ * @param {string[] | null} [names]
+ * @param {number} [at]
+ */
+export function reviewAddress(board, names = null, at = undefined) {
+  /** @type {Record<string, string | number>} */
+  const address = { analysis: "", r: board.rows, c: board.columns, moves: board.columnsPlayed.join(",") };
+  if (names) Object.assign(address, { x: names[0], o: names[1] });
+  address.review = "";
+  if (at !== undefined) address.at = Math.min(at, board.columnsPlayed.length);
+  return fragment(address);
+}
+
+/**
  * @param {import("./board.js").Board} board
  * @param {string[] | null} [names]
  * @returns {Action}
  */
 export function reviewAction(board, names = null) {
-  /** @type {Record<string, string | number>} */
-  const address = { analysis: "", r: board.rows, c: board.columns, moves: board.columnsPlayed.join(",") };
-  if (names) Object.assign(address, { x: names[0], o: names[1] });
   return {
     label: "Review move by move",
     run: () => {
-      location.hash = fragment(address);
+      location.hash = reviewAddress(board, names);
     },
   };
 }

@@ -11,6 +11,15 @@ import { $, announce, clearNotice, moveList, notice, setActions, setStatus, show
 
 /** @typedef {import("./scores.js").Score} Score */
 /** @typedef {{line: number[], at: number, moves: number[]}} Dropped  a line's moves that a move replaced */
+/** @typedef {import("./ui.js").MoveReview} MoveReview */
+
+/** @type {Record<string, string>} each verdict of POST /review, in a sentence */
+const VERDICT_WORDS = {
+  best: "the best move",
+  slower: "slower, the game's value kept",
+  mistake: "a mistake",
+  blunder: "a blunder",
+};
 
 const UNAVAILABLE = "Analysis unavailable: this service does not score positions (yet).";
 
@@ -30,11 +39,19 @@ export class AnalysisView {
     this.at = 0;
     /** @type {AbortController | null} */
     this.scoring = null;
+    /** @type {Score[] | null} the shown position's scores, once answered */
+    this.scores = null;
+    /** @type {string | null} the moves of the position last sent to be scored */
+    this.scoredKey = null;
     // A review of a game between people names them (x and o in the address).
     const [x, o] = [params.get("x"), params.get("o")];
     this.names = x && o ? [x, o] : null;
     /** @type {Dropped | null} */
     this.dropped = null;
+    /** @type {{line: string, moves: MoveReview[]} | null} a line's review */
+    this.review = null;
+    /** @type {AbortController | null} */
+    this.asking = null;
   }
 
   start() {
@@ -56,13 +73,17 @@ export class AnalysisView {
         this.dropped = null;
         announce(`Position set up: ${this.at} moves.`);
         this.update();
+        this.boardView.focus(); // where its keys play on
       }
     };
     this.update();
+    // A review (#…&review) is asked for once; another line is reviewed on request.
+    if (params.has("review") && this.line.length) this.askReview();
   }
 
   stop() {
     this.scoring?.abort();
+    this.asking?.abort();
   }
 
   // Takes a pasted move list if it is a game on this board; says why not otherwise.
@@ -134,6 +155,11 @@ export class AnalysisView {
   }
 
   update(/** @type {Score[] | null} */ scores = null) {
+    // A redraw of the position last scored keeps its scores rather than asking again.
+    const key = this.line.slice(0, this.at).join(",");
+    const fresh = key !== this.scoredKey;
+    if (scores === null && !fresh) scores = this.scores;
+    this.scores = scores;
     const board = Board.replay(this.rows, this.columns, this.line.slice(0, this.at));
     /** @type {string[] | null} */
     const notes = scores && new Array(this.columns).fill("");
@@ -142,13 +168,19 @@ export class AnalysisView {
     });
     this.boardView.draw(board, { enabled: !board.over, notes });
     const entries = this.line.map((column, index) => ({ player: index % 2, column }));
-    moveList(this.names, entries, this.at, (at) => this.show(at));
+    const verdicts = this.review?.line === this.line.join(",") ? this.review.moves : null;
+    moveList(this.names, entries, this.at, (at) => this.show(at), verdicts);
     $("step-line").textContent =
-      `Move ${this.at} of ${this.line.length}.` + (this.dropped ? ` ${this.droppedText()}` : "");
+      `Move ${this.at} of ${this.line.length}.` +
+      (verdicts && this.at ? ` ${this.verdictText(verdicts[this.at - 1])}` : "") +
+      (this.dropped ? ` ${this.droppedText()}` : "");
     for (const id of ["step-start", "step-back"]) $(id, HTMLButtonElement).disabled = this.at === 0;
     for (const id of ["step-forward", "step-end"]) $(id, HTMLButtonElement).disabled = this.at === this.line.length;
     const actions = [];
     if (this.dropped) actions.push({ label: "Bring back the replaced moves", run: () => this.restore() });
+    if (this.line.length && !verdicts && !this.asking) {
+      actions.push({ label: "Review the moves", run: () => this.askReview() });
+    }
     actions.push(NEW_GAME);
     setActions(actions);
     const colour = (/** @type {number} */ player) =>
@@ -161,12 +193,54 @@ export class AnalysisView {
     /** @type {Record<string, string | number>} */
     const address = { analysis: "", r: this.rows, c: this.columns, moves: this.line.join(","), at: this.at };
     if (this.names) Object.assign(address, { x: this.names[0], o: this.names[1] });
+    if (verdicts || this.asking) address.review = ""; // a reload reviews this line again
     history.replaceState(null, "", fragment(address));
-    if (scores === null) this.score(board);
+    if (fresh) this.score(board);
+  }
+
+  /** "ann (X) played column 1: a blunder; column 3 was best." */
+  verdictText(/** @type {MoveReview | undefined} */ move) {
+    if (!move) return "";
+    const who = this.who((move.number - 1) % 2);
+    const played = `${who} played column ${move.column}`;
+    if (move.verdict === null) return `${played}: not settled in the review's time.`;
+    const better = move.verdict !== "best" && move.best_column !== null ? `; column ${move.best_column} was best` : "";
+    return `${played}: ${VERDICT_WORDS[move.verdict] ?? move.verdict}${better}.`;
+  }
+
+  // The line's moves judged by POST /review, kept with the line (which may change meanwhile).
+  async askReview() {
+    this.asking?.abort();
+    const asking = new AbortController();
+    this.asking = asking;
+    const line = [...this.line];
+    $("review-line").textContent = "Reviewing the moves…";
+    this.update();
+    try {
+      const answer = await request("POST", "/review", {
+        body: { rows: this.rows, columns: this.columns, moves: line },
+        signal: asking.signal,
+      });
+      this.review = { line: line.join(","), moves: answer.moves };
+      $("review-line").textContent = "";
+      announce("The review is ready.");
+    } catch (error) {
+      if (isAbort(error)) return;
+      $("review-line").textContent = "";
+      const again = { label: "Try again", run: () => this.askReview() };
+      notice(
+        `The review failed: ${messageOf(error)}.`,
+        error instanceof Refused && error.status === 404 ? [] : [again],
+      );
+    } finally {
+      if (this.asking === asking) this.asking = null;
+    }
+    this.update();
   }
 
   async score(/** @type {Board} */ board) {
     this.scoring?.abort();
+    this.scoredKey = board.columnsPlayed.join(",");
     const row = $("scores");
     row.replaceChildren();
     row.style.setProperty("--columns", String(this.columns));

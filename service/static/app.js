@@ -6,6 +6,7 @@ import { ComputerGame } from "./computer_game.js";
 import { listenToHome, showHome } from "./home.js";
 import { listenToCopy } from "./invite.js";
 import { LiveGame } from "./live_game.js";
+import { listenToPrefs, shortcutsOn } from "./prefs.js";
 import { $, clearNotice, clearTrouble } from "./ui.js";
 
 /**
@@ -38,11 +39,15 @@ function route() {
   else showHome();
 }
 
+// The keys act only while the board's area has the focus, or nothing has (a click on the
+// page's background); the single-key shortcuts, the digits, can be turned off (WCAG 2.1.4).
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey || !view) return;
   const target = event.target;
+  if (!(target === document.body || (target instanceof Element && target.closest("#board-area")))) return;
   if (target instanceof Element && target.closest("input, select, textarea, summary")) return;
   if (/^[0-9]$/.test(event.key)) {
+    if (!shortcutsOn()) return;
     event.preventDefault();
     boardView.focusColumn = Number(event.key);
     view.drop?.(Number(event.key));
@@ -66,6 +71,7 @@ $("skip").addEventListener("click", (event) => {
 });
 
 listenToHome();
+listenToPrefs();
 listenToCopy();
 window.addEventListener("hashchange", route);
 route();

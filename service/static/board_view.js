@@ -60,10 +60,13 @@ export class BoardView {
           (room ? `, room for ${room}` : ", full") +
           (notes?.[column] ? `; ${notes[column]}` : ""),
       );
-      button.setAttribute("aria-disabled", String(!(enabled && board.canPlay(column))));
+      const open = enabled && board.canPlay(column);
+      button.setAttribute("aria-disabled", String(!open));
+      button.classList.toggle("open", open);
       button.tabIndex = column === this.focusColumn ? 0 : -1;
     });
-    this.root.classList.toggle("playable", enabled);
+    // The preview disc over the pointed or focused column is the colour of the player to move.
+    this.root.dataset.turn = String(board.toMove);
     if (this.wantsFocus) {
       this.wantsFocus = false;
       this.focus();

@@ -73,7 +73,7 @@ export class ComputerGame extends PlayedGame {
 
   actions() {
     const actions = [];
-    if (this.board.over) actions.push(reviewAction(this.board));
+    if (this.board.over) actions.push(reviewAction(this.board, this.names));
     if (this.board.entries.some((e) => e.player === this.side) && !this.busy) {
       actions.push({ label: "Take back", run: () => this.takeBack() });
     }

@@ -1,8 +1,10 @@
 // What a game being played on this page does whoever the opponent is (a person on the service,
 // or the computer): its heading, its drawing, whose turn it says, and its end said once.
 
+import { reviewAddress } from "./address.js";
 import { COLOURS, MARKERS } from "./board.js";
-import { $, announce, moveList, setActions, setStatus, showView } from "./ui.js";
+import { chime } from "./prefs.js";
+import { $, announce, moveList, setActions, setStatus, setYourTurn, showView } from "./ui.js";
 
 /** @typedef {import("./board.js").Board} Board */
 /** @typedef {import("./board_view.js").BoardView} BoardView */
@@ -54,6 +56,8 @@ export class PlayedGame {
     this.abort = new AbortController();
     /** @type {Board | null} the board whose end was said */
     this.ended = null;
+    /** Whether it was this browser's turn at the last drawing (null: none yet). */
+    this.wasMine = /** @type {boolean | null} */ (null);
   }
 
   /** The game: asked for only once it is known. */
@@ -68,6 +72,7 @@ export class PlayedGame {
 
   stop() {
     this.abort.abort();
+    setYourTurn(false);
   }
 
   // No board yet (loading), or none at all (the game could not be shown): nothing to play.
@@ -90,10 +95,21 @@ export class PlayedGame {
     return "Game over.";
   }
 
+  // A finished game's moves are buttons: each opens the review at the position after it.
   draw() {
-    this.boardView.draw(this.board, { enabled: this.myTurn });
-    moveList(this.names, this.board.entries);
+    const mine = this.myTurn;
+    this.boardView.draw(this.board, { enabled: mine });
+    const board = this.board;
+    const pick = board.over
+      ? (/** @type {number} */ at) => {
+          location.hash = reviewAddress(board, this.names, at);
+        }
+      : null;
+    moveList(this.names, board.entries, board.entries.length, pick);
     setActions(this.actions());
+    setYourTurn(mine);
+    if (mine && this.wasMine === false) chime();
+    this.wasMine = mine;
   }
 
   // The end is said once (a live game's last move may come both from its POST and the move

@@ -28,16 +28,31 @@ export function showView(/** @type {string | null} */ id, /** @type {boolean} */
   $("scores").hidden = id !== "analysis";
   $("analysis-note").hidden = id !== "analysis";
   $("step-line").textContent = "";
+  $("review-line").textContent = "";
   $("keys").textContent =
-    "Keys: digits drop in a column, ← → choose one, Enter drops" +
+    "Keys, on the board: digits drop in a column, ← → choose one, Enter drops" +
     (id === "analysis" ? "; ↓ ↑ step back and forward." : ".");
   setActions([]);
 }
 
-// The tab's title says it too, for whoever switches back to the page.
+export const YOUR_TURN_TITLE = "● Your turn — Connect Four";
+let yourTurn = false;
+
+// The tab's title says it too, for whoever switches back to the page; while it is this
+// browser's turn, it says only that, first, so that a tab in a row of tabs shows it.
 export function setStatus(/** @type {string} */ text) {
   $("status").textContent = text;
-  document.title = text ? `${text} · Connect Four` : "Connect Four";
+  retitle();
+}
+
+export function setYourTurn(/** @type {boolean} */ mine) {
+  yourTurn = mine;
+  retitle();
+}
+
+function retitle() {
+  const text = $("status").textContent;
+  document.title = yourTurn ? YOUR_TURN_TITLE : text ? `${text} · Connect Four` : "Connect Four";
 }
 
 // Two boxes say what went wrong, each with buttons for the ways on: "notice" (what a person
@@ -93,30 +108,99 @@ export function announce(/** @type {string} */ text) {
   }
 }
 
+/** @typedef {{number: number, column: number, best_column: number | null, verdict: string | null}} MoveReview  of POST /review */
+
 /**
- * The numbered move list; `at` (analysis) marks the moves past the shown position, and
- * `pick(count)`, when given, makes each move a button that shows the position after it.
+ * The move table, a column per player: `at` marks the moves past the shown position, `pick(count)`
+ * makes each move a button that shows the position after it, `verdicts` (a review) are added.
  * @param {string[] | null} names
  * @param {import("./board.js").Entry[]} entries
  * @param {number} [at]
  * @param {((count: number) => void) | null} [pick]
+ * @param {MoveReview[] | null} [verdicts]
  */
-export function moveList(names, entries, at = entries.length, pick = null) {
-  const items = entries.map((entry, index) => {
-    const item = document.createElement("li");
-    const who = names ? ` ${names[entry.player]}` : "";
-    const text = `${MARKERS[entry.player]}${who}: ${entry.column === null ? "quit" : `column ${entry.column}`}`;
+export function moveList(names, entries, at = entries.length, pick = null, verdicts = null) {
+  const table = $("move-list", HTMLTableElement);
+  const head = document.createElement("tr");
+  head.append(cell("th", "#"));
+  for (const player of [0, 1]) {
+    const th = cell("th", "");
+    th.scope = "col";
+    const chip = document.createElement("span");
+    chip.className = `chip p${player}`;
+    chip.textContent = MARKERS[player];
+    th.append(chip, names ? ` ${names[player]}` : "");
+    head.append(th);
+  }
+  table.tHead?.replaceChildren(...(entries.length ? [head] : []));
+  /** @type {HTMLTableRowElement[]} */
+  const rows = [];
+  entries.forEach((entry, index) => {
+    if (index % 2 === 0) {
+      const row = document.createElement("tr");
+      row.append(cell("th", String(index / 2 + 1)));
+      rows.push(row);
+    }
+    const td = cell("td", "");
+    const text = entry.column === null ? "quit" : String(entry.column);
+    const verdict = verdicts?.[index]?.verdict ?? null;
+    /** @type {HTMLElement} */
+    let holder = td;
     if (pick) {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "move";
-      button.textContent = text;
+      button.setAttribute("aria-label", moveWords(names, entry, index, verdict));
       button.addEventListener("click", () => pick(index + 1));
-      item.append(button);
-    } else item.textContent = text;
-    if (index >= at) item.className = "ahead";
-    if (index === at - 1) item.setAttribute("aria-current", "step");
-    return item;
+      td.append(button);
+      holder = button;
+    }
+    holder.append(text);
+    if (verdicts) {
+      const mark = document.createElement("span");
+      mark.className = `verdict ${verdict ?? "unsettled"}`;
+      mark.textContent = verdict ?? "—";
+      if (verdict === null) mark.title = "not settled in the review's time";
+      holder.append(" ", mark);
+    }
+    if (index >= at) td.className = "ahead";
+    if (index === at - 1) (pick ? holder : td).setAttribute("aria-current", "step");
+    rows[rows.length - 1].append(td);
   });
-  $("move-list").replaceChildren(...items);
+  table.tBodies[0].replaceChildren(...rows);
+  table.tFoot?.replaceChildren(...(verdicts && entries.length ? [tally(verdicts)] : []));
+}
+
+/** One move in words: "Move 3, ann (X): column 2, a mistake". */
+function moveWords(
+  /** @type {string[] | null} */ names,
+  /** @type {import("./board.js").Entry} */ entry,
+  /** @type {number} */ index,
+  /** @type {string | null} */ verdict,
+) {
+  const who = names ? `${names[entry.player]} (${MARKERS[entry.player]})` : MARKERS[entry.player];
+  const what = entry.column === null ? "quit" : `column ${entry.column}`;
+  return `Move ${index + 1}, ${who}: ${what}` + (verdict ? `, ${verdict}` : "");
+}
+
+/** The review's row of counts: each player's moves by verdict. */
+function tally(/** @type {MoveReview[]} */ verdicts) {
+  const row = document.createElement("tr");
+  row.append(cell("th", "Σ"));
+  for (const player of [0, 1]) {
+    /** @type {Record<string, number>} */
+    const counts = {};
+    for (const { number, verdict } of verdicts) {
+      if (verdict && (number - 1) % 2 === player) counts[verdict] = (counts[verdict] ?? 0) + 1;
+    }
+    const words = ["best", "slower", "mistake", "blunder"].filter((word) => counts[word]);
+    row.append(cell("td", words.map((word) => `${counts[word]} ${word}`).join(", ") || "—"));
+  }
+  return row;
+}
+
+function cell(/** @type {"th" | "td"} */ kind, /** @type {string} */ text) {
+  const element = document.createElement(kind);
+  element.textContent = text;
+  return element;
 }

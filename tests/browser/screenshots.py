@@ -24,19 +24,31 @@ from browser.chromium import CHROMIUM, CHROMIUM_ARGUMENTS
 from server_support import REPOSITORY, Server
 
 SHOTS = REPOSITORY / "docs" / "screenshots"
-DESKTOP = {"width": 960, "height": 720}
+DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 
 
-def friend_game(browser: Browser, url: str, viewport: dict[str, int]) -> tuple[Page, Page]:
+def new_page(browser: Browser, viewport: dict[str, int] = DESKTOP, scheme: str = "light") -> Page:
+    """A page of a browser of its own, at ``viewport``, in the ``scheme`` colour scheme."""
+    context = browser.new_context(
+        viewport=viewport,
+        reduced_motion="reduce",
+        color_scheme=scheme,  # type: ignore[arg-type]
+    )
+    return context.new_page()
+
+
+def friend_game(
+    browser: Browser, url: str, viewport: dict[str, int], scheme: str = "light"
+) -> tuple[Page, Page]:
     """Two players by link: ann's page and bob's, the game created by ann."""
-    ann = browser.new_context(viewport=viewport, reduced_motion="reduce").new_page()
+    ann = new_page(browser, viewport, scheme)
     ann.goto(url + "/")
     ann.get_by_label("Your name").fill("ann")
     ann.get_by_label("Friend's name").fill("bob")
     ann.get_by_role("button", name="Create game").click()
     expect(ann.locator("#invite-link")).to_have_value(re.compile(r"#game="))
-    bob = browser.new_context(viewport=viewport, reduced_motion="reduce").new_page()
+    bob = new_page(browser, viewport, scheme)
     bob.goto(ann.locator("#invite-link").input_value())
     expect(bob.locator("#status")).to_contain_text("ann's turn")
     return ann, bob
@@ -53,7 +65,7 @@ new MutationObserver((changes, observer) => {
 
 def first_render(browser: Browser, url: str, fragment: str) -> tuple[float, float]:
     """Milliseconds from navigation to the first paint, and to the board's last cell drawn."""
-    page = browser.new_context(viewport=DESKTOP, reduced_motion="reduce").new_page()
+    page = new_page(browser)
     # Notes the moment the frame that first shows the board is done (the page's own clock).
     page.add_init_script(_BOARD_TIMER)
     page.goto(url + "/" + fragment)
@@ -112,6 +124,49 @@ def delivery(ann: Page, bob: Page, moves: list[int]) -> list[float]:
     return [later - earlier for earlier, later in zip(sent, shown, strict=True)]
 
 
+def shoot_the_rest(browser: Browser, url: str, game: str) -> None:
+    """The screens after a game: dark play, watch, review, home, and a phone in both schemes."""
+    ann, bob = friend_game(browser, url, DESKTOP, "dark")
+    for number, column in enumerate([3, 3, 4]):
+        drop((ann, bob)[number % 2], column)
+        wait_for_discs(ann, number + 1)
+    expect(bob.locator("#status")).to_contain_text("Your turn")
+    bob.evaluate("scrollTo(0, 0)")
+    bob.locator("#board .column").nth(4).hover()
+    bob.screenshot(path=SHOTS / "play-dark.png")
+
+    watcher = new_page(browser)
+    watcher.goto(f"{url}/#watch={game}")
+    wait_for_discs(watcher, 7)
+    watcher.screenshot(path=SHOTS / "watch.png")
+
+    review = "#analysis=&r=6&c=7&moves=3,0,3,0,3,0,1,0&x=ann&o=bob&review=&at=7"
+    for scheme, name in (("light", "review.png"), ("dark", "review-dark.png")):
+        page = new_page(browser, DESKTOP, scheme)
+        page.goto(url + "/" + review)
+        expect(page.locator("#move-list .verdict.blunder")).to_have_count(1)
+        expect(page.locator("#scores .score")).to_have_count(7)
+        page.screenshot(path=SHOTS / name)
+
+    for scheme, name in (("light", "home.png"), ("dark", "home-dark.png")):
+        home = new_page(browser, DESKTOP, scheme)
+        home.goto(url + "/")
+        home.screenshot(path=SHOTS / name)
+
+    for scheme, name in (("light", "phone.png"), ("dark", "phone-dark.png")):
+        phone = new_page(browser, PHONE, scheme)
+        phone.goto(url + "/#computer=2&r=6&c=7&you=0&moves=")
+        for move, column in enumerate((3, 3, 2)):
+            drop(phone, column)
+            wait_for_discs(phone, 2 * move + 2)  # the move and the computer's reply
+        expect(phone.locator("#status")).to_contain_text("Your turn")
+        phone.screenshot(path=SHOTS / name, full_page=True)
+    phone = new_page(browser, PHONE)
+    phone.goto(url + "/" + review)
+    expect(phone.locator("#move-list .verdict.blunder")).to_have_count(1)
+    phone.screenshot(path=SHOTS / "phone-review.png", full_page=True)
+
+
 @contextlib.contextmanager
 def real_service(db: Path) -> Iterator[str]:
     """``python -m connect_four.service`` in a process of its own, as a user runs it: its URL."""
@@ -137,32 +192,14 @@ def main() -> None:
             game = bob.url.split("game=")[1].split("&")[0]
             for _ in range(3):
                 watch_renders.append(first_render(browser, url, f"#watch={game}"))
-            bob.screenshot(path=SHOTS / "play.png")
+            ann.evaluate("scrollTo(0, 0)")  # a key press scrolled the focused column into view
+            ann.locator("#board .column").nth(2).hover()  # the preview disc over column 2
+            ann.screenshot(path=SHOTS / "play.png")
             times += delivery(ann, bob, [5, 4, 6])
             expect(ann.locator("#status")).to_have_text("Game over: you win!")
+            ann.evaluate("scrollTo(0, 0)")
             ann.screenshot(path=SHOTS / "game-over.png")
-
-            watcher = browser.new_context(viewport=DESKTOP, reduced_motion="reduce").new_page()
-            watcher.goto(f"{url}/#watch={game}")
-            wait_for_discs(watcher, 7)
-            watcher.screenshot(path=SHOTS / "watch.png")
-
-            analysis = browser.new_context(viewport=DESKTOP, reduced_motion="reduce").new_page()
-            analysis.goto(url + "/#analysis=&r=6&c=7&moves=3,3,4,2,2")
-            expect(analysis.locator("#scores .score")).to_have_count(7)
-            analysis.screenshot(path=SHOTS / "analysis.png")
-
-            home = browser.new_context(viewport=DESKTOP, reduced_motion="reduce").new_page()
-            home.goto(url + "/")
-            home.screenshot(path=SHOTS / "home.png")
-
-            phone = browser.new_context(viewport=PHONE, reduced_motion="reduce").new_page()
-            phone.goto(url + "/#computer=2&r=6&c=7&you=0&moves=")
-            for move, column in enumerate((3, 3, 2)):
-                drop(phone, column)
-                wait_for_discs(phone, 2 * move + 2)  # the move and the computer's reply
-            expect(phone.locator("#status")).to_contain_text("Your turn")
-            phone.screenshot(path=SHOTS / "phone.png", full_page=True)
+            shoot_the_rest(browser, url, game)
         browser.close()
     paints = [paint for paint, _ in renders]
     boards = [board for _, board in renders]

@@ -56,7 +56,10 @@ def test_a_whole_game_by_link_between_players_named_with_markup(
     expect(bob.locator("#step-line")).to_have_text("Move 7 of 7.")
     # The review names the players.
     expect(status(bob)).to_have_text(f"{XSS_NAMES[0]} (X, red) has won.")
-    expect(bob.locator("#move-list li").first).to_have_text(f"X {XSS_NAMES[0]}: column 0")
+    expect(bob.locator("#move-list thead th").nth(1)).to_have_text(f"X {XSS_NAMES[0]}")
+    expect(bob.locator("#move-list tbody button").first).to_have_attribute(
+        "aria-label", re.compile(rf"^Move 1, {re.escape(XSS_NAMES[0])} \(X\): column 0")
+    )
     assert bob.locator("img, svg, main [onerror], main [onload]").count() == 0
 
 
