@@ -14,7 +14,15 @@ from typing import Any, Protocol
 
 from .errors import StorageError
 
-__all__ = ["BUSY_TIMEOUT", "Connection", "Cursor", "Migration", "pending_migrations"]
+__all__ = [
+    "BUSY_TIMEOUT",
+    "FRIEND_GAMES",
+    "Connection",
+    "Cursor",
+    "Migration",
+    "friend_games_table",
+    "pending_migrations",
+]
 
 BUSY_TIMEOUT = 10.0
 """Seconds a transaction waits for another's lock before failing with storage_busy."""
@@ -54,3 +62,15 @@ def pending_migrations(
             f"{len(migrations)}; run the newer service (the request changed nothing)"
         )
     return migrations[version:]
+
+
+FRIEND_GAMES = """CREATE TABLE IF NOT EXISTS friend_games (
+    game_id TEXT PRIMARY KEY REFERENCES games (game_id),
+    state TEXT NOT NULL             -- JSON: clock, offer, end, rematch (service/friends.py)
+)"""
+"""A game between friends' extras, one row for a game that has any (issue 35)."""
+
+
+def friend_games_table(connection: Connection) -> None:
+    """Schema step 2, alike in both databases: the table of friends' games' extras."""
+    connection.execute(FRIEND_GAMES)

@@ -9,6 +9,7 @@ async dependency runs on the event loop instead of taking a worker thread.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Annotated
@@ -18,6 +19,7 @@ from starlette.types import Receive
 
 from .client_limits import WaitLedger
 from .events import EventHub
+from .friends import Friends
 from .repository import GameStore
 from .winner_pool import AnalysisPool, ComputerPool, ReviewPool, WinnerPool
 
@@ -28,6 +30,8 @@ __all__ = [
     "ComputerPoolDep",
     "ReviewPoolDep",
     "EventsDep",
+    "FriendsDep",
+    "GoneDep",
     "StoreDep",
     "WinnerPoolDep",
     "get_analysis_pool",
@@ -35,6 +39,7 @@ __all__ = [
     "get_computer_pool",
     "get_review_pool",
     "get_events",
+    "get_friends",
     "get_store",
     "get_winner_pool",
 ]
@@ -123,3 +128,25 @@ async def get_computer_pool(request: Request) -> ComputerPool:
 
 ComputerPoolDep = Annotated[ComputerPool, Depends(get_computer_pool)]
 """A route's parameter of this type receives the computer-move pool."""
+
+
+async def get_friends(request: Request) -> Friends:
+    """The extras of games between friends, and who is present (:mod:`connect_four.service.friends`)."""
+    friends: Friends = request.app.state.friends
+    store: GameStore = request.app.state.store
+    if friends.store is not store:  # A test or an operator swapped the store.
+        friends.attach(store)
+    return friends
+
+
+FriendsDep = Annotated[Friends, Depends(get_friends)]
+"""A route's parameter of this type receives the app's :class:`~connect_four.service.friends.Friends`."""
+
+
+async def get_gone(request: Request) -> Callable[[], Awaitable[bool]]:
+    """Whether the request's client has gone (closed its connection): for long waits."""
+    return request.is_disconnected
+
+
+GoneDep = Annotated[Callable[[], Awaitable[bool]], Depends(get_gone)]
+"""A route's parameter of this type receives a check that its client has gone."""

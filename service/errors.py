@@ -20,6 +20,9 @@ __all__ = [
     "TokenRequiredError",
     "TokenRejectedError",
     "IdempotencyKeyReusedError",
+    "OfferRefusedError",
+    "OfferMissingError",
+    "ClaimRefusedError",
     "WinnerBusyError",
     "AnalysisBusyError",
     "ReviewBusyError",
@@ -171,3 +174,15 @@ class StorageBusyError(StorageError):
 
 class StorageCommitLostError(StorageError):
     """The connection to the database broke while committing: the request may have been stored."""
+
+
+class OfferRefusedError(ServiceError):
+    """A draw, takeback or rematch cannot be offered now (or an offer is pending)."""
+
+
+class OfferMissingError(ServiceError):
+    """An answer came with no offer of the opponent's pending."""
+
+
+class ClaimRefusedError(ServiceError):
+    """A win or draw was claimed of a game whose opponent is not away on their turn long enough."""

@@ -10,6 +10,10 @@ variable each).
 from __future__ import annotations
 
 __all__ = [
+    "CLAIM_AFTER",
+    "MAX_CLOCK_DAYS",
+    "MAX_CLOCK_MINUTES",
+    "MAX_INCREMENT",
     "MAX_SIZE",
     "MAX_PLAYERS",
     "MAX_NAME_LENGTH",
@@ -252,3 +256,16 @@ counted by what the answers hold: 200 full pages of moves a minute (under
 1 ms of CPU each), or 100 full pages of game ids. A player or
 spectator following a game reads the few moves since the last answer; a
 review of a 10,000-move game reads 20 pages."""
+
+MAX_CLOCK_MINUTES = 600
+"""The longest clock of a game between friends, in minutes for each player."""
+
+MAX_INCREMENT = 600
+"""The largest increment a move, in seconds."""
+
+MAX_CLOCK_DAYS = 60
+"""The longest time a move of a correspondence game, in days."""
+
+CLAIM_AFTER = 60.0
+"""Seconds an opponent must have been away, on their turn, before the win or a draw is claimed
+(``--claim-after``)."""

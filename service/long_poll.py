@@ -31,6 +31,9 @@ class Reading(Generic[T]):
 
     answer: T
     news: bool
+    again: float | None = None
+    """Seconds after which to read again though the game did not change (a game between
+    friends whose clock runs: a flag may fall with nobody moving); None: on a change only."""
 
 
 async def wait_for_news(
@@ -67,10 +70,14 @@ async def wait_for_news(
                 # waits of a game being played are answered by their first read.)
                 if gone is None and receive is not None:
                     gone = asyncio.ensure_future(_client_gone(receive))
-                if not await hub.changed(watched, seen, deadline - loop.time(), gone):
+                left = deadline - loop.time()
+                if reading.again is not None:
+                    left = min(left, reading.again)
+                if not await hub.changed(watched, seen, left, gone):
                     if gone is not None and gone.done():
                         gone.result()  # Raises what receiving raised (the body's limits).
-                    return reading.answer
+                    if reading.again is None or hub.closing or loop.time() >= deadline:
+                        return reading.answer
     finally:
         if gone is not None:
             gone.cancel()

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
@@ -20,13 +21,14 @@ from connect_four.engine import __version__
 from .client_limits import WaitLedger
 from .error_table import install_error_handler
 from .events import EventHub
+from .friends import Friends
 from .guards import RequestLimits
-from .limits import BODY_TIMEOUT, MAX_BODY_BYTES, MAX_CLIENT_WAITS
+from .limits import BODY_TIMEOUT, CLAIM_AFTER, MAX_BODY_BYTES, MAX_CLIENT_WAITS
 from .move_feed import open_feed
 from .openapi import describe_limits, install_openapi
 from .rate_limits import RateLimiter, Rates
 from .response_headers import AnswerHeaders
-from .routers import analysis, api_docs, computer, drop_token, page, review, winner
+from .routers import analysis, api_docs, computer, drop_token, friend, page, review, winner
 from .settings import Settings
 from .shared_rates import DatabaseRateStorage
 from .storage import DEFAULT_DB, open_store
@@ -60,13 +62,16 @@ def create_app(
     rate_store: str = "memory",
     max_client_waits: int = MAX_CLIENT_WAITS,
     settings: Settings | None = None,
+    claim_after: float = CLAIM_AFTER,
+    clock: Callable[[], float] = time.time,
 ) -> FastAPI:
     """The app, its games stored in ``db``: a ``postgresql://`` URL or an SQLite file.
 
     ``settings``, when given, is the service's settings whole (the command
     line's): its database, limits and rates replace ``db``, ``max_db_pages``,
-    ``read_only``, ``body_timeout``, ``rates``, ``rate_store`` and
-    ``max_client_waits``, which remain for a caller (a test) that sets one or two.
+    ``read_only``, ``body_timeout``, ``rates``, ``rate_store``,
+    ``max_client_waits`` and ``claim_after``, which remain for a caller (a
+    test) that sets one or two.
 
     An SQLite file is created if missing; a PostgreSQL database must exist
     (the service creates or migrates its tables).
@@ -83,6 +88,8 @@ def create_app(
     process's memory or, ``rate_store`` ``"database"``, in the database, for
     every process that uses it (a read-only service counts in memory).
     ``max_client_waits`` bounds the long polls one client address may have waiting.
+    ``clock`` is the time of games between friends' clocks and presence (tests
+    inject theirs).
 
     Raises:
         StorageError: the database cannot be opened as the service's database.
@@ -96,6 +103,7 @@ def create_app(
             read_only=read_only,
             body_timeout=body_timeout,
             max_client_waits=max_client_waits,
+            claim_after=claim_after,
         ).with_rates(rates or Rates())
     store = open_store(
         settings.db, max_db_pages=settings.max_db_pages, read_only=settings.read_only
@@ -140,11 +148,13 @@ def create_app(
     app.state.rate_limiter = RateLimiter(settings.rates(), rate_storage)
     app.state.events = events
     app.state.waits = WaitLedger(settings.max_client_waits)
+    app.state.friends = Friends(store, clock=clock, claim_after=settings.claim_after)
     app.state.winner_pool = winner_pool or shared_pool()
     app.state.analysis_pool = analysis_pool or shared_analysis_pool()
     app.state.computer_pool = computer_pool or shared_computer_pool()
     app.state.review_pool = review_pool or shared_review_pool()
     app.include_router(drop_token.router)
+    app.include_router(friend.router)
     app.include_router(winner.router)
     app.include_router(analysis.router)
     app.include_router(computer.router)

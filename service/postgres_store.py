@@ -47,7 +47,7 @@ from psycopg_pool import ConnectionPool
 from connect_four.engine import Game, Outcome
 
 from .cache import CACHE_WEIGHT
-from .database import BUSY_TIMEOUT, Connection, Cursor, pending_migrations
+from .database import BUSY_TIMEOUT, Connection, Cursor, friend_games_table, pending_migrations
 from .errors import (
     StorageBusyError,
     StorageCommitLostError,
@@ -58,9 +58,9 @@ from .errors import (
 )
 from .loop_connections import ConnectionBroken, LoopConnections, Row
 from .rate_counts import ADD_HITS, RATE_TABLE_POSTGRES, READ_WINDOWS, rate_windows
-from .records import CreatedGame, GameRecord, check_game_id
+from .records import ClockSetting, CreatedGame, GameRecord, check_game_id
 from .redaction import redacted, scrub
-from .repository import Apply, Database, GameStore, WouldWaitError, quit_move
+from .repository import Apply, Database, GameStatus, GameStore, WouldWaitError, quit_move
 
 __all__ = ["POOL_SIZE", "PostgresGameStore"]
 
@@ -110,7 +110,7 @@ def _version_2(connection: Connection) -> None:
     connection.execute(RATE_TABLE_POSTGRES)
 
 
-_MIGRATIONS = (_version_1, _version_2)
+_MIGRATIONS = (_version_1, _version_2, friend_games_table)
 """Schema steps in order; a database at version n has had the first n applied."""
 
 
@@ -192,7 +192,7 @@ class PostgresGameStore(GameStore):
         "SELECT position, game_id FROM games WHERE done = 0 AND position > ?"
         " ORDER BY position LIMIT ?"
     )
-    _SELECT_GAME_TO_WRITE = GameStore._SELECT_GAME + " FOR UPDATE"
+    _SELECT_GAME_TO_WRITE = GameStore._SELECT_GAME + " FOR UPDATE OF g"
 
     def __init__(
         self,
@@ -361,7 +361,8 @@ class PostgresGameStore(GameStore):
 
     # Lock the game's row as the full call does (so neither can slip a move
     # between the other's count and insert), then store move n only if the
-    # game has n moves. Stored, the answer is one row (-1, NULL, NULL);
+    # game has n moves and is no game between friends (whose rules, clocks
+    # and offers, need the full call's transaction: it has extras). Stored, the answer is one row (-1, NULL, NULL);
     # otherwise (another process moved first, or the key was used) nothing
     # is stored and the answer is the moves from n on, as the statement's
     # snapshot has them (behind a load balancer that spreads one game's
@@ -382,6 +383,7 @@ class PostgresGameStore(GameStore):
     INSERT INTO moves (game_id, move_number, player, column_number, idempotency_key)
     SELECT game_id, $2::integer, $3::integer, $4::integer, $5::text FROM game
     WHERE (SELECT coalesce(max(move_number), -1) FROM moves WHERE game_id = $1) = $2::integer - 1
+    AND NOT EXISTS (SELECT FROM friend_games WHERE game_id = $1)
     ON CONFLICT DO NOTHING
     RETURNING game_id
 ), finished AS (
@@ -393,7 +395,8 @@ SELECT move_number, player, column_number FROM moves
 WHERE game_id = $1 AND move_number >= $2::integer AND NOT EXISTS (SELECT FROM stored)""",
         _INSERT_GAME: "INSERT INTO games (game_id, players, board_rows, board_columns, tokens)"
         " VALUES ($1, $2, $3, $4, $5)",
-        _COUNT_MOVES: "SELECT max(move_number) FROM moves WHERE game_id = $1",
+        _COUNT_MOVES: "SELECT max(move_number),"
+        " EXISTS (SELECT FROM friend_games WHERE game_id = $1) FROM moves WHERE game_id = $1",
         _MOVES_BETWEEN: "SELECT player, column_number FROM moves WHERE game_id = $1"
         " AND move_number >= $2 AND move_number < $3 ORDER BY move_number",
         _MOVES_FROM: "SELECT move_number, player, column_number FROM moves WHERE game_id = $1"
@@ -466,9 +469,17 @@ WHERE game_id = $1 AND move_number >= $2::integer AND NOT EXISTS (SELECT FROM st
             raise _storage_error(error, self.where) from error
 
     async def _create_game_on_loop(
-        self, *, players: list[str], rows: int, columns: int, tokens: bool = False
+        self,
+        *,
+        players: list[str],
+        rows: int,
+        columns: int,
+        tokens: bool = False,
+        clock: ClockSetting | None = None,
     ) -> CreatedGame:
-        """:meth:`create_game` in one statement."""
+        """:meth:`create_game` in one statement (a game with a clock: the full call's two)."""
+        if clock is not None:
+            raise WouldWaitError("a game between friends: its extras need the full call")
         created, record = self._new_game(players, rows, columns, tokens)
         await self._query(self._INSERT_GAME, *self._game_row(record))
         self._remember_new(record)
@@ -500,9 +511,17 @@ WHERE game_id = $1 AND move_number >= $2::integer AND NOT EXISTS (SELECT FROM st
 
     async def _read_state_on_loop(self, game_id: str) -> tuple[GameRecord, Outcome | None]:
         """:meth:`read_state` of a cached game: its count of moves, and any it has not seen."""
+        status = await self._read_status_on_loop(game_id)
+        return status.record, status.outcome
+
+    async def _read_status_on_loop(self, game_id: str) -> GameStatus:
+        """:meth:`read_status` of a cached game without extras (a game between friends'
+        needs the full call): its count of moves, and any it has not seen."""
         await self._load_on_loop(game_id)
         with self._ready(game_id) as (entry, record, game):
-            ((last,),) = await self._query(self._COUNT_MOVES, game_id)
+            ((last, extras),) = await self._query(self._COUNT_MOVES, game_id)
+            if extras == b"t":
+                raise WouldWaitError("a game between friends: its extras need the full call")
             count = 0 if last is None else int(last) + 1
             if count < len(game):
                 raise WouldWaitError("the cached game is ahead: replay it")
@@ -511,7 +530,7 @@ WHERE game_id = $1 AND move_number >= $2::integer AND NOT EXISTS (SELECT FROM st
                 rows = await self._query(self._MOVES_BETWEEN, game_id, len(game), count)
                 self._catch_up(game, [_move(player, column) for player, column in rows])
                 self._cache.weigh(game_id, entry)
-            return record, game.outcome()
+            return GameStatus(record, game.outcome(), moves=len(game), to_move=game.to_move)
 
     async def _play_on_loop(
         self,
@@ -570,6 +589,8 @@ WHERE game_id = $1 AND move_number >= $2::integer AND NOT EXISTS (SELECT FROM st
                     raise
                 if rows == [(b"-1", None, None)]:
                     self._cache.weigh(game_id, entry)
+                    if self.friend_moved is not None:
+                        self.friend_moved(game_id, move.player)
                     return number
                 game.pop()
                 if not self._caught_up_on_loop(game, number, rows):
@@ -613,5 +634,6 @@ _ON_LOOP: dict[object, Callable[..., Awaitable[Any]]] = {
     GameStore.quit: PostgresGameStore._quit_on_loop,
     GameStore.create_game: PostgresGameStore._create_game_on_loop,
     GameStore.read_state: PostgresGameStore._read_state_on_loop,
+    GameStore.read_status: PostgresGameStore._read_status_on_loop,
 }
 """The calls :meth:`PostgresGameStore.call_on_loop` makes on the loop, by the function called."""

@@ -156,7 +156,11 @@ def _type(field: Mapping[str, Any]) -> str:
         return f"[{_type(field.get('items', {}))}, ...]"
     if isinstance(kind, str):
         return kind
-    return "value"
+    if "$ref" in field:
+        return "object"
+    # An optional object (a game's clock): the type it is when not null.
+    kinds = [_type(option) for option in field.get("anyOf", ()) if option.get("type") != "null"]
+    return kinds[0] if len(kinds) == 1 else "value"
 
 
 def _place(location: tuple[Any, ...]) -> str:

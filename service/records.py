@@ -26,6 +26,7 @@ from .errors import (
 
 __all__ = [
     "CONNECT",
+    "ClockSetting",
     "GAME_ID_PATTERN",
     "CreatedGame",
     "GameRecord",
@@ -161,3 +162,17 @@ class CreatedGame:
 
     game_id: str
     tokens: dict[str, str] | None
+
+
+@dataclass(frozen=True)
+class ClockSetting:
+    """A game's time control: ``initial`` seconds plus ``increment`` a move, or ``per_move``.
+
+    With ``per_move`` (correspondence: days a move), each move has that
+    long, whatever earlier moves took; otherwise each player has
+    ``initial`` seconds for the game and gains ``increment`` at each move.
+    """
+
+    initial: float
+    increment: float = 0.0
+    per_move: float | None = None

@@ -21,12 +21,21 @@ and inserts it; the subclass guarantees that two write transactions on one
 game never overlap (SQLite: one writer at a time; PostgreSQL: the game's
 row locked ``FOR UPDATE``), so two requests can never both append move n.
 A move is committed in :meth:`GameStore._append`, for a drop and a quit alike.
+
+A game between friends (issue 35) also has *extras* (a clock, an offer, how
+it ended: :mod:`connect_four.service.friend_rules`), one row of
+``friend_games`` read in the same statement as the game's row: the rules
+they add are applied here, inside the same transactions, whichever the
+database; the changes that are not moves are
+:class:`~connect_four.service.friend_store.FriendExtras`'. A game without
+extras makes exactly the statements it made before they existed.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
@@ -42,6 +51,7 @@ from connect_four.engine import (
     PlayerNotActiveError,
 )
 
+from . import friend_rules as rules
 from .cache import CACHE_WEIGHT, CachedGame, GameCache
 from .database import Connection
 from .errors import (
@@ -51,8 +61,10 @@ from .errors import (
     IdempotencyKeyReusedError,
     MoveNotFoundError,
 )
+from .friend_store import FriendExtras
 from .rate_counts import RateCounts
 from .records import (
+    ClockSetting,
     CreatedGame,
     GameRecord,
     StoredGame,
@@ -64,7 +76,16 @@ from .records import (
 )
 from .replays import note as note_replayed
 
-__all__ = ["Apply", "Database", "GameStore", "WouldWaitError", "quit_move"]
+__all__ = [
+    "Apply",
+    "Database",
+    "FriendTouch",
+    "GameStatus",
+    "GameStore",
+    "MarkedMoves",
+    "WouldWaitError",
+    "quit_move",
+]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -83,6 +104,39 @@ class Database:
     read_only: bool
 
 
+@dataclass(frozen=True)
+class GameStatus:
+    """A game's state as its reader sees it now: record, outcome and a friends' game's extras."""
+
+    record: GameRecord
+    outcome: Outcome | None
+    reason: str | None = None
+    """How a game between friends ended, if not by the seed's rules (TIMEOUT, ...)."""
+    clocks: tuple[float, ...] | None = None
+    """Each player's seconds left now, for a game with a clock."""
+    moves: int = 0
+    """Moves stored, quits included."""
+    to_move: int | None = None
+    """The player to move, None once the game is over."""
+    extras: rules.Extras | None = None
+    """A game between friends' extras (:mod:`~connect_four.service.friend_rules`); None: none."""
+
+
+@dataclass(frozen=True)
+class MarkedMoves:
+    """Moves read, with the reasons of the quits a game between friends marked, by number."""
+
+    record: GameRecord
+    moves: list[Move]
+    reasons: dict[int, str]
+    ticking: bool
+    """Whether the game's clock runs: a flag may fall while nobody moves."""
+
+
+FriendTouch = Callable[[str, int], None]
+"""Told the game and player of each move or quit stored (a friend's presence: no statement)."""
+
+
 class WouldWaitError(Exception):
     """A call on the event loop could not be finished there; nothing was stored.
 
@@ -94,7 +148,7 @@ class WouldWaitError(Exception):
     """
 
 
-class GameStore(RateCounts):
+class GameStore(FriendExtras, RateCounts):
     """Drop-token games in a database, safe to share between threads (a base class).
 
     A subclass per database provides :meth:`_transaction` and extends
@@ -112,12 +166,24 @@ class GameStore(RateCounts):
     _SELECT_IN_PROGRESS_PAGE = (
         "SELECT rowid, game_id FROM games WHERE done = 0 AND rowid > ? ORDER BY rowid LIMIT ?"
     )
-    _SELECT_GAME = "SELECT players, board_rows, board_columns, tokens FROM games WHERE game_id = ?"
+    _SELECT_GAME = (
+        "SELECT g.players, g.board_rows, g.board_columns, g.tokens, f.state FROM games AS g"
+        " LEFT JOIN friend_games AS f ON f.game_id = g.game_id WHERE g.game_id = ?"
+    )
     _SELECT_GAME_TO_WRITE = _SELECT_GAME
 
     def __init__(self, *, cache_weight: int = CACHE_WEIGHT) -> None:
         self._cache: GameCache[GameRecord] = GameCache(cache_weight)
         self._impatient = threading.local()
+        self.clock: Callable[[], float] = time.time
+        """The time of friends' games' clocks, in seconds (tests set theirs)."""
+        self.friend_moved: FriendTouch | None = None
+        """Told of each move stored, on every path (a player who moves is present)."""
+        self.game_made: Callable[[str], None] | None = None
+        """Told of each game made, on every path (its players are away until seen)."""
+        # Takebacks seen by each cached game between friends that had any: a
+        # takeback deletes moves, so a cached game that missed one is replayed.
+        self._takebacks: dict[str, int] = {}
 
     async def call_on_loop(self, call: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
         """``call(*args, **kwargs)`` made on the event loop without blocking it, when it can be.
@@ -180,7 +246,13 @@ class GameStore(RateCounts):
     # --- Games -------------------------------------------------------------
 
     def create_game(
-        self, *, players: list[str], rows: int, columns: int, tokens: bool = False
+        self,
+        *,
+        players: list[str],
+        rows: int,
+        columns: int,
+        tokens: bool = False,
+        clock: ClockSetting | None = None,
     ) -> CreatedGame:
         """Store a new game with no moves; with ``tokens``, make one secret per player.
 
@@ -198,6 +270,11 @@ class GameStore(RateCounts):
                 " VALUES (?, ?, ?, ?, ?)",
                 self._game_row(record),
             )
+            if clock is not None:
+                connection.execute(
+                    "INSERT INTO friend_games (game_id, state) VALUES (?, ?)",
+                    (record.game_id, rules.dump(rules.new_extras(clock, len(players)))),
+                )
         self._remember_new(record)
         return created
 
@@ -228,6 +305,8 @@ class GameStore(RateCounts):
     def _remember_new(self, record: GameRecord) -> None:
         """Cache a game just stored, with no moves: its first move need not read its row."""
         self._remember(record, record.new_game())
+        if self.game_made is not None:
+            self.game_made(record.game_id)
 
     def _remember(self, record: GameRecord, game: Game) -> None:
         """Cache ``record`` and ``game`` replayed, unless the entry is in use or holds a game."""
@@ -292,10 +371,38 @@ class GameStore(RateCounts):
         Raises:
             GameNotFoundError: no game has this id.
         """
-        with self._cached(game_id) as entry, self._transaction() as connection:
-            record, count = self._record(connection, game_id)
-            game = self._caught_up(connection, record, count, entry)
-            return record, game.outcome()
+        status = self.read_status(game_id)
+        return status.record, status.outcome
+
+    def read_status(self, game_id: str) -> GameStatus:
+        """The game's record and outcome, and a game between friends' end and clocks.
+
+        A flag fall that is due is recorded first (a write), as the quit of
+        the player to move: the reader sees the game as it is now.
+
+        Raises:
+            GameNotFoundError: no game has this id.
+        """
+        while True:
+            with self._cached(game_id) as entry, self._transaction() as connection:
+                record, count, extras = self._record(connection, game_id)
+                game = self._caught_up(connection, record, count, entry, extras)
+                if extras is None:
+                    return GameStatus(record, game.outcome(), moves=count, to_move=game.to_move)
+                now = self.clock()
+                if rules.fallen_flag(extras, game, now) is None:
+                    clocks = rules.clocks_left(extras, game, now)
+                    outcome = rules.outcome(extras, game)
+                    return GameStatus(
+                        record,
+                        outcome,
+                        rules.end_reason(extras, count),
+                        None if clocks is None else tuple(clocks),
+                        count,
+                        None if outcome is not None else game.to_move,
+                        extras,
+                    )
+            self._settle_now(game_id)
 
     def read_game(self, game_id: str) -> StoredGame:
         """The game, replayed by the engine from all its moves (a copy: for tests and tools).
@@ -304,8 +411,8 @@ class GameStore(RateCounts):
             GameNotFoundError: no game has this id.
         """
         with self._cached(game_id) as entry, self._transaction() as connection:
-            record, count = self._record(connection, game_id)
-            game = self._caught_up(connection, record, count, entry)
+            record, count, extras = self._record(connection, game_id)
+            game = self._caught_up(connection, record, count, entry, extras)
             return StoredGame(game_id, record.players, game.copy())
 
     # --- Moves -------------------------------------------------------------
@@ -322,22 +429,45 @@ class GameStore(RateCounts):
             BadRangeError: ``until`` is before ``start``.
             MoveNotFoundError: ``start`` is past the last move.
         """
+        read = self.read_marked_moves(game_id, start, until)
+        return read.record, read.moves
+
+    def read_marked_moves(
+        self, game_id: str, start: int | None = None, until: int | None = None
+    ) -> MarkedMoves:
+        """:meth:`read_moves`, and which quits of a game between friends were not quits.
+
+        A game whose clock runs has a due flag fall recorded first (see
+        :meth:`read_status`).
+
+        Raises:
+            As :meth:`read_moves`.
+        """
         if start is not None and until is not None and until < start:
             raise BadRangeError(f"until {until} is before start {start}")
-        with self._transaction() as connection:
-            record, count = self._record(connection, game_id)
-            if start is not None and start >= count:
-                raise MoveNotFoundError(
-                    f"start {start} is past the last move of game {game_id!r} ({count} moves)"
-                )
-            first = 0 if start is None else start
-            last = count - 1 if until is None else min(until, count - 1)
-            rows = connection.execute(
-                "SELECT player, column_number FROM moves WHERE game_id = ?"
-                " AND move_number BETWEEN ? AND ? ORDER BY move_number",
-                (game_id, first, last),
-            )
-            return record, [Move(player, column) for player, column in rows]
+        settled = False
+        while True:
+            with self._transaction() as connection:
+                record, count, extras = self._record(connection, game_id)
+                if settled or not rules.ticking(extras):
+                    if start is not None and start >= count:
+                        raise MoveNotFoundError(
+                            f"start {start} is past the last move of game {game_id!r} "
+                            f"({count} moves)"
+                        )
+                    first = 0 if start is None else start
+                    last = count - 1 if until is None else min(until, count - 1)
+                    rows = connection.execute(
+                        "SELECT player, column_number FROM moves WHERE game_id = ?"
+                        " AND move_number BETWEEN ? AND ? ORDER BY move_number",
+                        (game_id, first, last),
+                    )
+                    moves = [Move(player, column) for player, column in rows]
+                    return MarkedMoves(
+                        record, moves, rules.quit_reasons(extras), rules.ticking(extras)
+                    )
+            self.settle(game_id)  # Records the flag fall if it is due.
+            settled = True
 
     def read_move(self, game_id: str, number: int) -> tuple[GameRecord, Move]:
         """The move numbered ``number``.
@@ -345,15 +475,24 @@ class GameStore(RateCounts):
         Raises:
             GameNotFoundError, MoveNotFoundError: no such game, or no such move.
         """
+        record, move, _ = self.read_marked_move(game_id, number)
+        return record, move
+
+    def read_marked_move(self, game_id: str, number: int) -> tuple[GameRecord, Move, str | None]:
+        """:meth:`read_move`, and what its quit was if a game between friends marked it.
+
+        Raises:
+            GameNotFoundError, MoveNotFoundError: no such game, or no such move.
+        """
         with self._transaction() as connection:
-            record, count = self._record(connection, game_id)
+            record, count, extras = self._record(connection, game_id)
             row = connection.execute(
                 "SELECT player, column_number FROM moves WHERE game_id = ? AND move_number = ?",
                 (game_id, number),
             ).fetchone()
             if row is None:
                 raise MoveNotFoundError(f"game {game_id!r} has no move {number} ({count} moves)")
-            return record, Move(row[0], row[1])
+            return record, Move(row[0], row[1]), rules.quit_reasons(extras).get(number)
 
     def play(
         self,
@@ -410,12 +549,32 @@ class GameStore(RateCounts):
         key: str | None,
         apply: Apply,
     ) -> int:
-        """Apply one engine move by ``player_id`` to the stored game and store it, atomically."""
+        """Apply one engine move by ``player_id`` to the stored game and store it, atomically.
+
+        In a game between friends, a flag fall that is due is stored first,
+        in a transaction of its own: the move is then judged on the game it
+        ended (the engine refuses it).
+        """
+        while True:
+            number = self._append_once(game_id, player_id, column, token, key, apply)
+            if number is not None:
+                return number
+
+    def _append_once(
+        self,
+        game_id: str,
+        player_id: str,
+        column: int | None,
+        token: str | None,
+        key: str | None,
+        apply: Apply,
+    ) -> int | None:
+        """:meth:`_append`, or None once a due flag fall was stored instead (try again)."""
         # The write transaction holds the game (SQLite: the database) before
         # reading, so the moves read are still the last ones at the insert.
         with self._cached(game_id) as entry:
             with self._transaction(write=True) as connection:
-                record, count = self._record(connection, game_id, lock=True)
+                record, count, extras = self._record(connection, game_id, lock=True)
                 player = record.player_index(player_id)
                 record.authorize(player, token)
                 if key is not None:
@@ -428,41 +587,68 @@ class GameStore(RateCounts):
                         if (done[1], done[2]) != (player, column):
                             raise IdempotencyKeyReusedError(key, game_id, int(done[0]))
                         return int(done[0])
-                game = self._caught_up(connection, record, count, entry)
-                try:
-                    move = apply(game, player)
-                # The engine numbers players; say the same with their names.
-                except NotYourTurnError as error:
-                    to_move = record.players[game.to_move or 0]
-                    raise NotYourTurnError(f"it is {to_move}'s turn, not {player_id}'s") from error
-                except PlayerNotActiveError as error:
-                    raise PlayerNotActiveError(f"player {player_id!r} has quit the game") from error
-                try:
-                    connection.execute(
-                        "INSERT INTO moves (game_id, move_number, player, column_number,"
-                        " idempotency_key) VALUES (?, ?, ?, ?, ?)",
-                        (game_id, count, move.player, move.column, key),
-                    )
-                    if game.is_over():
-                        connection.execute(
-                            "UPDATE games SET done = 1 WHERE game_id = ?", (game_id,)
-                        )
-                except BaseException:
-                    game.pop()  # Not stored: the cached game must not keep it.
-                    raise
+                game = self._caught_up(connection, record, count, entry, extras)
+                fell = False
+                if extras is not None:
+                    rules.refuse_if_ended(extras)
+                    fell = self._fall(connection, record, game, extras)
+                if not fell:
+                    self._apply(connection, record, game, extras, player, player_id, key, apply)
                 # Until the commit is through the cache holds no game: if it
                 # fails, the next use replays the game rather than trust a move
                 # the database may not have (calls on the loop trust the cache).
                 entry.game = None
             entry.game = game
-        return count
+        if self.friend_moved is not None:
+            self.friend_moved(game_id, player)
+        return None if fell else count
+
+    def _apply(
+        self,
+        connection: Connection,
+        record: GameRecord,
+        game: Game,
+        extras: rules.Extras | None,
+        player: Player,
+        player_id: str,
+        key: str | None,
+        apply: Apply,
+    ) -> None:
+        """Play ``apply`` by ``player`` on ``game`` and store it as the next move (and extras)."""
+        count = len(game)
+        try:
+            move = apply(game, player)
+        # The engine numbers players; say the same with their names.
+        except NotYourTurnError as error:
+            to_move = record.players[game.to_move or 0]
+            raise NotYourTurnError(f"it is {to_move}'s turn, not {player_id}'s") from error
+        except PlayerNotActiveError as error:
+            raise PlayerNotActiveError(f"player {player_id!r} has quit the game") from error
+        try:
+            connection.execute(
+                "INSERT INTO moves (game_id, move_number, player, column_number,"
+                " idempotency_key) VALUES (?, ?, ?, ?, ?)",
+                (record.game_id, count, move.player, move.column, key),
+            )
+            if game.is_over():
+                connection.execute("UPDATE games SET done = 1 WHERE game_id = ?", (record.game_id,))
+            if extras is not None:
+                rules.charge_move(extras, game, self.clock())
+                self._write_extras(connection, record.game_id, extras)
+        except BaseException:
+            game.pop()  # Not stored: the cached game must not keep it.
+            raise
 
     def _record(
         self, connection: Connection, game_id: str, *, lock: bool = False
-    ) -> tuple[GameRecord, int]:
-        """The game's row and its number of moves (two index look-ups).
+    ) -> tuple[GameRecord, int, rules.Extras | None]:
+        """The game's row, its number of moves (two index look-ups), and the extras of a game
+        between friends (None: it has none).
 
         ``lock``: hold the game's row until the transaction ends (a write).
+
+        The extras come with the game's row, in the same statement: a game
+        without them costs no more than before they existed.
 
         Raises:
             GameNotFoundError: no game has this id.
@@ -477,7 +663,7 @@ class GameStore(RateCounts):
             "SELECT max(move_number) FROM moves WHERE game_id = ?", (game_id,)
         ).fetchone()
         record = self._record_of(game_id, row[0], row[1], row[2], row[3])
-        return record, 0 if last is None else last + 1
+        return record, 0 if last is None else last + 1, rules.load(row[4])
 
     def _caught_up(
         self,
@@ -485,12 +671,18 @@ class GameStore(RateCounts):
         record: GameRecord,
         count: int,
         entry: CachedGame[GameRecord],
+        extras: rules.Extras | None = None,
     ) -> Game:
         """The cached game with all ``count`` stored moves played.
 
-        The caller holds ``entry.lock``.
+        The caller holds ``entry.lock``. A game between friends whose
+        ``extras`` count a takeback the cached game has not seen is replayed.
         """
         game = entry.game
+        takebacks = 0 if extras is None else int(extras.get("takebacks", 0))
+        if takebacks != self._takebacks.get(record.game_id, 0):
+            game = None
+            self._takebacks[record.game_id] = takebacks
         if game is None or len(game) > count:
             game = record.new_game()
         if len(game) < count:

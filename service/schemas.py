@@ -8,9 +8,27 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    field_validator,
+    model_validator,
+)
 
-from .limits import MAX_ANALYSIS_SIZE, MAX_NAME_LENGTH, MAX_PLAYERS, MAX_SIZE, MAX_WINNER_SIZE
+from .limits import (
+    MAX_ANALYSIS_SIZE,
+    MAX_CLOCK_DAYS,
+    MAX_CLOCK_MINUTES,
+    MAX_INCREMENT,
+    MAX_NAME_LENGTH,
+    MAX_PLAYERS,
+    MAX_SIZE,
+    MAX_WINNER_SIZE,
+)
 from .names import DOT_NAMES, NAME_PATTERN, name_problem
 
 __all__ = [
@@ -22,6 +40,7 @@ __all__ = [
     "rate_limited",
     "pool_busy",
     "ErrorOut",
+    "ClockIn",
     "GameCreate",
     "GameCreated",
     "GameList",
@@ -35,6 +54,12 @@ __all__ = [
     "AnalysisIn",
     "ColumnScoreOut",
     "AnalysisOut",
+    "FriendPlayer",
+    "FriendStatus",
+    "OfferIn",
+    "AnswerIn",
+    "AnswerOut",
+    "ClaimIn",
     "ReviewIn",
     "MoveReviewOut",
     "ReviewOut",
@@ -113,6 +138,39 @@ def pool_busy(workers: int, what: str, waiting: int, code: str) -> str:
 # --- Drop token ---------------------------------------------------------------
 
 
+class ClockIn(_Input):
+    """A time control: minutes for the game plus an increment a move, or days a move."""
+
+    minutes: float | None = Field(
+        default=None,
+        gt=0,
+        le=MAX_CLOCK_MINUTES,
+        allow_inf_nan=False,
+        description=f"Minutes each player has for the game (above 0, at most {MAX_CLOCK_MINUTES}).",
+    )
+    increment: float = Field(
+        default=0,
+        ge=0,
+        le=MAX_INCREMENT,
+        allow_inf_nan=False,
+        description=f"Seconds added at each of a player's moves (0 to {MAX_INCREMENT}).",
+    )
+    days: StrictInt | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_CLOCK_DAYS,
+        description=f"Correspondence: days for each move (1 to {MAX_CLOCK_DAYS}), instead of minutes.",
+    )
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> ClockIn:
+        if (self.minutes is None) == (self.days is None):
+            raise ValueError("a clock has minutes (and an increment) or days, not both")
+        if self.days is not None and self.increment:
+            raise ValueError("a clock of days a move has no increment")
+        return self
+
+
 class GameCreate(_Input):
     """A new game: its players in turn order and its board size."""
 
@@ -130,6 +188,11 @@ class GameCreate(_Input):
             "Ask for one secret token per player: the game's moves and quits then need "
             "the player's token as 'Authorization: Bearer <token>'."
         ),
+    )
+    clock: ClockIn | None = Field(
+        default=None,
+        description="A time control kept by the service (a game between friends); none if "
+        "not given. The clock starts with the first move; a flag fall loses.",
     )
 
     @field_validator("players")
@@ -176,6 +239,15 @@ class GameState(BaseModel):
     rows: int = Field(examples=[4], description="Rows of the board.")
     columns: int = Field(examples=[4], description="Columns of the board.")
     connect: int = Field(examples=[4], description="Stones in a row that win: always 4.")
+    reason: str | None = Field(
+        default=None,
+        description="Only for a game between friends that ended otherwise than by the seed's "
+        "rules: TIMEOUT, ABANDONED (the last move says who), DRAW_AGREED or DRAW_CLAIMED.",
+    )
+    clock: dict[str, float] | None = Field(
+        default=None,
+        description="Only for a game with a clock: each player's seconds left, as of the answer.",
+    )
 
 
 class MoveIn(_Input):
@@ -187,9 +259,13 @@ class MovePosted(BaseModel):
 
 
 class MoveOut(BaseModel):
-    """A drop (``MOVE``, with its column) or a quit (``QUIT``, no column key)."""
+    """A drop (``MOVE``, with its column) or a quit (``QUIT``, no column key).
 
-    type: Literal["MOVE", "QUIT"]
+    In a game between friends, a quit may be ``TIMEOUT`` (the player's flag
+    fell) or ``ABANDONED`` (the player was away and the opponent claimed the win).
+    """
+
+    type: Literal["MOVE", "QUIT", "TIMEOUT", "ABANDONED"]
     player: str
     column: int | None = None
 
@@ -309,3 +385,64 @@ class AnalysisOut(BaseModel):
         description="The columns that rank best, nearest the centre first: exact scores "
         "by value; estimates rank win > likely win > draw > unclear > loss > likely loss."
     )
+
+
+# --- Games between friends ----------------------------------------------------
+
+
+class FriendPlayer(BaseModel):
+    """A player: present or not (and for how long away), and their clock."""
+
+    name: str
+    present: bool = Field(description="Whether a request of theirs waits or just came.")
+    awayFor: float | None = Field(
+        default=None, description="Seconds since they were last seen, while away."
+    )
+    clock: float | None = Field(
+        default=None, description="Seconds left on their clock, as of the answer."
+    )
+
+
+class FriendStatus(BaseModel):
+    """A game between friends as its players' clients show it."""
+
+    state: Literal["IN_PROGRESS", "DONE"]
+    winner: str | None = Field(default=None, description="Absent in progress; null: a draw.")
+    reason: str | None = Field(
+        default=None, description="TIMEOUT, ABANDONED, DRAW_AGREED or DRAW_CLAIMED, if so."
+    )
+    moves: int = Field(description="Moves in the move list (quits included).")
+    toMove: str | None = None
+    players: list[FriendPlayer]
+    clock: ClockIn | None = None
+    offer: dict[str, str] | None = Field(
+        default=None, description="The offer pending: its kind (draw, takeback, rematch) and by."
+    )
+    previous: str | None = Field(default=None, description="The game this is a rematch of.")
+    rematch: str | None = Field(default=None, description="This game's rematch, once agreed.")
+    wins: dict[str, int] = Field(description="The match before this game: wins by player.")
+    draws: int = Field(description="The match before this game: its draws.")
+    claimable: bool = Field(
+        description="Whether the player to move has been away so long that the other may "
+        "claim the win or a draw."
+    )
+    version: str = Field(
+        description="Changes whenever anything but the clocks' seconds does: pass it as since "
+        "to wait for the next change."
+    )
+
+
+class OfferIn(_Input):
+    kind: Literal["draw", "takeback", "rematch"]
+
+
+class AnswerIn(_Input):
+    accept: StrictBool
+
+
+class AnswerOut(BaseModel):
+    rematch: str | None = Field(default=None, description="The new game's id, if one was made.")
+
+
+class ClaimIn(_Input):
+    result: Literal["win", "draw"]

@@ -18,6 +18,7 @@ from typing import Any
 from .client_limits import TrustedProxies
 from .limits import (
     BODY_TIMEOUT,
+    CLAIM_AFTER,
     HEADER_TIMEOUT,
     MAX_CLIENT_CONNECTIONS,
     MAX_CLIENT_WAITS,
@@ -62,6 +63,17 @@ def _rate(text: str) -> str:
             f"{text!r} is no rate: write N/second, N/minute, N/hour (';' between several) or {OFF}"
         ) from None
     return text
+
+
+def _claim_seconds(text: str) -> float:
+    """``--claim-after``'s value: seconds, above 0 and at most a day."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 86400:
+        raise argparse.ArgumentTypeError(f"{text!r}: give seconds above 0, at most 86400")
+    return seconds
 
 
 RATE_STORES = ("memory", "database")
@@ -259,6 +271,13 @@ class Settings:
         "where the --rate-* counters live: memory (each process counts its own clients) "
         "or database (every process on the same --db counts the same; for several processes)",
         metavar="memory|database",
+    )
+    claim_after: float = _setting(
+        CLAIM_AFTER,
+        _claim_seconds,
+        "in a game between friends, how long a player must be away on their turn before "
+        "the other may claim the win or a draw",
+        metavar="SECONDS",
     )
 
     def __post_init__(self) -> None:

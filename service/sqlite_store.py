@@ -31,7 +31,7 @@ from contextlib import contextmanager
 
 from .cache import CACHE_WEIGHT
 from .checkpoints import Checkpointer
-from .database import BUSY_TIMEOUT, Connection, pending_migrations
+from .database import BUSY_TIMEOUT, Connection, friend_games_table, pending_migrations
 from .errors import (
     StorageBusyError,
     StorageCorruptError,
@@ -117,7 +117,7 @@ def _version_2(connection: Connection) -> None:
     connection.execute(RATE_TABLE_SQLITE)
 
 
-_MIGRATIONS = (_version_1, _version_2)
+_MIGRATIONS = (_version_1, _version_2, friend_games_table)
 """Schema steps in order; a database at version n has had the first n applied."""
 
 

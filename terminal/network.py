@@ -46,6 +46,7 @@ __all__ = [
     "CreatedGame",
     "GameInfo",
     "RemoteMove",
+    "FriendStatus",
     "DropTokenClient",
     "parse_server_url",
     "parse_join_url",
@@ -131,6 +132,62 @@ class GameAddress:
         return self.base + self.player_path
 
 
+class FriendStatus:
+    """A game between friends as the service tells it (``GET /friend_game/{gameId}``), checked.
+
+    ``present`` and ``clocks`` by player name (``clocks`` empty without a
+    clock); ``offer`` is (kind, by) or None; ``version`` changes with
+    anything but the clocks' seconds.
+    """
+
+    __slots__ = (
+        "done",
+        "reason",
+        "moves",
+        "present",
+        "clocks",
+        "offer",
+        "rematch",
+        "claimable",
+        "version",
+    )
+
+    def __init__(self, answer: dict[str, object]) -> None:
+        players = answer.get("players")
+        moves = answer.get("moves")
+        version = answer.get("version")
+        if (
+            not isinstance(players, list)
+            or not isinstance(moves, int)
+            or not _is_clean_text(version)
+        ):
+            raise BadResponse("the service's status of the game is malformed")
+        self.present: dict[str, bool] = {}
+        self.clocks: dict[str, float] = {}
+        for entry in players:
+            player = _expect_dict(entry)
+            name = player.get("name")
+            if not _is_clean_text(name) or not isinstance(player.get("present"), bool):
+                raise BadResponse("the service's status of the game is malformed")
+            self.present[str(name)] = bool(player["present"])
+            clock = player.get("clock")
+            if isinstance(clock, (int, float)) and not isinstance(clock, bool):
+                self.clocks[str(name)] = float(clock)
+        offer = answer.get("offer")
+        self.offer: tuple[str, str] | None = None
+        if isinstance(offer, dict) and _is_clean_text(offer.get("kind")):
+            if _is_clean_text(offer.get("by")):
+                self.offer = (str(offer["kind"]), str(offer["by"]))
+        reason = answer.get("reason")
+        rematch = answer.get("rematch")
+        self.done = answer.get("state") == "DONE"
+        self.reason = str(reason) if _is_clean_text(reason) else None
+        self.moves = moves
+        self.rematch = str(rematch) if _is_clean_text(rematch) else None
+        self.claimable = answer.get("claimable") is True
+        self.version = str(version)
+
+
 class CreatedGame:
     """A game the service created: its id and each player's secret token."""
 
@@ -160,13 +217,19 @@ class GameInfo:
 
 
 class RemoteMove:
-    """One entry of a game's move list: ``player`` dropped into ``column``, or quit (None)."""
+    """One entry of a game's move list: ``player`` dropped into ``column``, or quit (None).
 
-    __slots__ = ("player", "column")
+    ``reason`` tells a quit of a game between friends that the player did not
+    send: ``TIMEOUT`` (their flag fell) or ``ABANDONED`` (they were away, and
+    the other claimed the win); None otherwise.
+    """
 
-    def __init__(self, player: str, column: int | None) -> None:
+    __slots__ = ("player", "column", "reason")
+
+    def __init__(self, player: str, column: int | None, reason: str | None = None) -> None:
         self.player = player
         self.column = column
+        self.reason = reason
 
     def __repr__(self) -> str:
         return f"RemoteMove({self.player!r}, {self.column!r})"
@@ -262,9 +325,26 @@ class DropTokenClient:
         # The longest wait the service takes, once it refused a longer one.
         self.max_wait: float | None = None
 
-    def create_game(self, players: list[str], rows: int, columns: int) -> CreatedGame:
-        """Create a game for ``players`` in turn order, asking for one token per player."""
-        body = {"players": players, "rows": rows, "columns": columns, "tokens": True}
+    def create_game(
+        self,
+        players: list[str],
+        rows: int,
+        columns: int,
+        clock: dict[str, float] | None = None,
+    ) -> CreatedGame:
+        """Create a game for ``players`` in turn order, asking for one token per player.
+
+        ``clock``: the game's time control, as the service takes it
+        (``{"minutes": 5, "increment": 3}``), or None for none.
+        """
+        body: dict[str, object] = {
+            "players": players,
+            "rows": rows,
+            "columns": columns,
+            "tokens": True,
+        }
+        if clock is not None:
+            body["clock"] = clock
         answer = _expect_dict(self._request("POST", "/drop_token", body=body))
         game_id = answer.get("gameId")
         tokens = answer.get("tokens")
@@ -390,6 +470,39 @@ class DropTokenClient:
         except ServiceRefused as refusal:
             if refusal.code not in ("game_done", "game_over"):
                 raise
+
+    def read_status(
+        self,
+        address: GameAddress,
+        token: str | None,
+        since: str | None = None,
+        wait: float | None = None,
+    ) -> FriendStatus | None:
+        """The game between friends' status, the player counted present; None from an older
+        service (it has no such call).
+
+        With ``since`` and ``wait``, the service holds the request until the
+        status's version differs from ``since`` (or ``wait`` seconds).
+        """
+        query = {"player": address.player}
+        if since is not None and wait is not None:
+            query.update(since=since, wait=f"{self.granted_wait(wait):g}")
+        path = f"/friend_game/{_segment(address.game_id)}?{urllib.parse.urlencode(query)}"
+        timeout = self.timeout + (wait or 0.0)
+        try:
+            answer = _expect_dict(self._request("GET", path, token=token, timeout=timeout))
+        except ServiceRefused as refusal:
+            if refusal.status == 404 and refusal.code not in ("game_not_found", "player_not_found"):
+                return None
+            raise
+        return FriendStatus(answer)
+
+    def friend_request(
+        self, address: GameAddress, token: str | None, what: str, body: dict[str, object]
+    ) -> dict[str, object]:
+        """POST an offer, an answer or a claim (``what``) of a game between friends; the answer."""
+        path = f"/friend_game/{_segment(address.game_id)}/{_segment(address.player)}/{what}"
+        return _expect_dict(self._request("POST", path, body=body, token=token))
 
     def granted_wait(self, wait: float) -> float:
         """The wait for moves this service is asked for when ``wait`` is wanted: at most :attr:`max_wait`."""
@@ -612,6 +725,8 @@ def _remote_move(entry: object) -> RemoteMove:
         column = entry.get("column")
         if entry.get("type") == "QUIT" and column is None:
             return RemoteMove(player, None)
+        if entry.get("type") in ("TIMEOUT", "ABANDONED") and column is None:
+            return RemoteMove(player, None, str(entry["type"]))
         if entry.get("type") == "MOVE" and isinstance(column, int) and not isinstance(column, bool):
             return RemoteMove(player, column)
     raise BadResponse("the service's move list holds a malformed move")

@@ -39,7 +39,7 @@ from .errors import (
     ServiceRefused,
     UsageError,
 )
-from .network import DropTokenClient, GameAddress, GameInfo, RemoteMove
+from .network import DropTokenClient, FriendStatus, GameAddress, GameInfo, RemoteMove
 from .program import INSTALLED_COMMAND, program_words
 from .settings import TOKEN_ENVIRONMENT, Settings
 from .steps import Ask, Show, Wait
@@ -103,7 +103,9 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
     if settings.joining is None:
         players = list(settings.players)
         created = yield from patience.call(
-            lambda: client.create_game(players, settings.rules.rows, settings.rules.columns)
+            lambda: client.create_game(
+                players, settings.rules.rows, settings.rules.columns, settings.clock
+            )
         )
         address = GameAddress(settings.network, created.game_id, players[0])
         token: str | None = created.tokens[players[0]]
@@ -126,35 +128,82 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
             )
         rules = _board_of(info, settings, "--join")
         yield from _check_token(client, patience, address, token, rules.columns)
+    joined = settings.joining is not None
+    while True:
+        rematch = yield from _play(
+            settings, client, patience, address, token, players, rules, joined=joined
+        )
+        if rematch is None:
+            return
+        # The rematch: the same players, colours swapped; each keeps their token.
+        players = players[::-1]
+        address = GameAddress(settings.network, rematch, address.player)
+        joined = True
+
+
+def _play(
+    settings: Settings,
+    client: DropTokenClient,
+    patience: _Patience,
+    address: GameAddress,
+    token: str | None,
+    players: list[str],
+    rules: Rules,
+    *,
+    joined: bool,
+) -> Conversation[str | None]:
+    """Play the game at ``address`` to its end; the id of its rematch, if one was agreed.
+
+    A rematch is asked for (``--commands``) only of a service with games between friends.
+    """
+    assert settings.network is not None
     me = players.index(address.player)
     game = Game(rules)
     discs = Discs.of(settings)
     finished = False
+    link = _Friendship(client, patience, address, token, players[1 - me])
     try:
-        if settings.joining is not None:
+        if joined:
             yield from _catch_up(game, players, client, patience, address.game_id)
             other = players[1 - me]
             yield Show(
                 f"Joined game {address.game_id} on {settings.network}: you are "
                 f"{players[me]} ({MARKERS[me]}), {other} is {MARKERS[1 - me]}."
             )
+        yield from link.start()
         quitter: int | None = None
-        while game.outcome() is None:
+        while game.outcome() is None and link.drawn is None:
             yield Show("\n" + render(game, markers=discs.playing))
             player = game.to_move or 0
             yield Show(f"{MARKERS[player]}'s turn")
+            if link.status is not None and link.status.clocks:
+                yield Show(link.clock_line(players))
             if player == me:
-                news = yield from _my_move(game, client, patience, address, token)
+                news = yield from _my_move(game, client, patience, address, token, link)
+            elif link.status is not None:
+                yield Show(f"Waiting for {players[player]} to move... (Ctrl-C quits the game)")
+                news = yield from link.wait_for_friend(game)
             else:
                 yield Show(f"Waiting for {players[player]} to move... (Ctrl-C quits the game)")
                 news = yield from _wait_for_news(game, client, patience, address.game_id)
+            if link.status is not None and link.status.moves < len(game.history) and not news:
+                while len(game.history) > link.status.moves:  # A takeback agreed.
+                    game.pop()
+                yield Show("The last moves are taken back.")
             # The player's own move was typed here: no line repeats it.
             quitter = yield from _play_news(game, players, news, quitter, typed=address.player)
         finished = True
     finally:
         if not finished:
             _quit_quietly(settings.network, address, token)
-    yield from _the_end(game, players, quitter, discs, settings)
+    if link.drawn is not None:
+        yield Show("\n" + render(game, markers=discs.playing))
+        yield Show(link.drawn)
+    else:
+        yield from _the_end(game, players, quitter, discs, settings)
+    if settings.commands and link.status is not None:
+        return (yield from link.ask_rematch())
+    return None
 
 
 def _the_end(
@@ -326,6 +375,10 @@ def _watch(
             f"Waiting for {players[player]} ({MARKERS[player]}) to move... (Ctrl-C stops watching)"
         )
         news = yield from _wait_for_news(game, client, patience, game_id)
+        if not news:  # Over without a move: a draw agreed or claimed.
+            yield Show("\n" + render(game, markers=discs.playing))
+            yield Show("The game is drawn by agreement of the players.")
+            return
         quitter = yield from _play_news(game, players, news, quitter)
     yield from _the_end(game, players, quitter, discs, settings)
 
@@ -368,17 +421,36 @@ def _my_move(
     patience: _Patience,
     address: GameAddress,
     token: str | None,
+    link: _Friendship | None = None,
 ) -> Conversation[list[RemoteMove]]:
     """Prompt until a line names a column the game can take, as the local game does, and play it.
 
     The entries to play locally: the move, or the news that cut the prompt
-    short (the friend quit while the player thought).
+    short (the friend quit while the player thought). In a game between
+    friends (a service that has them) the prompt also takes the words of
+    :data:`FRIEND_COMMANDS`, and ends with no entry when the game changed
+    otherwise (a takeback or a draw agreed, a flag fall).
     """
     while True:
-        watch = _MoveWatch(client, address.game_id, len(game.history))
-        answer = yield Ask(PROMPT, watch)
-        if answer is None and watch.entries:
-            return watch.entries
+        if link is not None and link.status is not None:
+            status_watch = _StatusWatch(client, address, token, link.status.version, link)
+            answer = yield Ask(PROMPT, status_watch)
+            if answer is None and status_watch.status is not None:
+                entries = yield from link.take(status_watch.status, game)
+                if entries or link.changed_game(game):
+                    return entries
+                continue
+            word = typed_line(answer).strip().lower()
+            if word in FRIEND_COMMANDS:
+                yield from link.command(word)
+                if link.changed_game(game):
+                    return []
+                continue
+        else:
+            watch = _MoveWatch(client, address.game_id, len(game.history))
+            answer = yield Ask(PROMPT, watch)
+            if answer is None and watch.entries:
+                return watch.entries
         try:
             column = parse_column(typed_line(answer), game.rules)
         except EngineError:
@@ -476,6 +548,10 @@ def _wait_for_news(
         if news:
             return news
         if _answered_early(client, began):
+            # A game over with no move to tell (a draw agreed between friends) ends the wait.
+            info = yield from patience.call(lambda: client.read_game(game_id))
+            if info.done:
+                return []
             yield Wait(POLL_SECONDS)
 
 
@@ -501,6 +577,10 @@ def _play_entry(game: Game, players: list[str], entry: RemoteMove) -> str:
     try:
         if entry.column is None:
             game.quit(player)
+            if entry.reason == "TIMEOUT":
+                return f"{entry.player} ({MARKERS[player]}) is out of time."
+            if entry.reason == "ABANDONED":
+                return f"{entry.player} ({MARKERS[player]}) left: the win is claimed."
             return f"{entry.player} ({MARKERS[player]}) quits."
         game.play(entry.column, player)
     except EngineError as error:
@@ -518,3 +598,329 @@ def _quit_quietly(base: str, address: GameAddress, token: str | None) -> None:
         DropTokenClient(base, timeout=QUIT_TIMEOUT).quit(address, token, secrets.token_hex(16))
     except (NetworkError, ServerUnreachable):
         pass
+
+
+FRIEND_COMMANDS = ("draw", "takeback", "accept", "decline")
+"""Words the move prompt of a network game takes besides a column: offer a draw, ask to
+take back one's last move, accept or decline the friend's offer."""
+
+
+class _Friendship:
+    """The game between friends' side of a network game: presence, clock, offers and claims.
+
+    Only with a service that has them (``GET /friend_game``): with an older
+    one :attr:`status` stays None and the game is the seed's. The friend's
+    presence is told only when it changes after they were first seen
+    ("bob is away", "bob is back"), so a game where nobody leaves shows
+    what it always showed.
+    """
+
+    def __init__(
+        self,
+        client: DropTokenClient,
+        patience: _Patience,
+        address: GameAddress,
+        token: str | None,
+        friend: str,
+    ) -> None:
+        self.client = client
+        self.patience = patience
+        self.address = address
+        self.token = token
+        self.friend = friend
+        self.status: FriendStatus | None = None
+        self.seen = False
+        self.away_shown = False
+        self.offer_shown: tuple[str, str] | None = None
+        self.drawn: str | None = None
+
+    def start(self) -> Conversation[None]:
+        """Ask the service for the game's status (None from an older service).
+
+        A service whose answer is no status (an older one, or another program
+        behind the same path) plays the seed's game.
+        """
+        try:
+            status = yield from self.patience.call(
+                lambda: self.client.read_status(self.address, self.token)
+            )
+        except (BadResponse, ServiceRefused):
+            return
+        if status is not None:
+            for line in self._news(status):
+                yield Show(line)
+
+    def clock_line(self, players: list[str]) -> str:
+        """Each player's time left, as of the last status."""
+        assert self.status is not None
+        return "Clock: " + ", ".join(
+            f"{name} {_clock_text(self.status.clocks.get(name, 0.0))}" for name in players
+        )
+
+    def changed_game(self, game: Game) -> bool:
+        """Whether the service's game is no longer this one plus nothing (a takeback, a draw)."""
+        return self.drawn is not None or (
+            self.status is not None and self.status.moves != len(game.history)
+        )
+
+    def noteworthy(self, status: FriendStatus) -> bool:
+        """Whether ``status`` changes what the player sees: the game, an offer, a line to tell.
+
+        A status that does not (the friend joined, the clocks' seconds) is not
+        worth cutting a prompt short for; the friend seen present is noted.
+        """
+        assert self.status is not None
+        present = status.present.get(self.friend, False)
+        if present:
+            self.seen = True
+        return (
+            status.moves != self.status.moves
+            or status.done != self.status.done
+            or status.offer != self.offer_shown
+            or status.claimable != self.status.claimable
+            or status.rematch != self.status.rematch
+            or (present and self.away_shown)
+            or (not present and self.seen and not self.away_shown)
+        )
+
+    def _news(self, status: FriendStatus) -> list[str]:
+        """Take ``status`` as the latest; the lines that tell what changed."""
+        self.status = status
+        lines = []
+        present = status.present.get(self.friend, False)
+        if present:
+            self.claim_asked = False
+        if present and self.away_shown:
+            lines.append(f"{self.friend} is back.")
+            self.away_shown = False
+        elif not present and self.seen and not self.away_shown and not status.done:
+            lines.append(f"{self.friend} is away.")
+            self.away_shown = True
+        self.seen = self.seen or present
+        offer = status.offer
+        if offer is not None and offer != self.offer_shown and offer[1] == self.friend:
+            what = {"draw": "a draw", "takeback": "to take back their last move"}.get(offer[0])
+            if what is not None:
+                lines.append(f"{self.friend} offers {what}: type accept or decline.")
+        elif offer is None and self.offer_shown is not None and self.offer_shown[1] != self.friend:
+            if not status.done and status.moves == self.offer_moves:
+                lines.append(f"{self.friend} declined.")
+        self.offer_shown = offer
+        if status.done and status.reason in ("DRAW_AGREED", "DRAW_CLAIMED"):
+            self.drawn = (
+                "The game is drawn by agreement."
+                if status.reason == "DRAW_AGREED"
+                else "The game is drawn: a draw was claimed."
+            )
+        return lines
+
+    offer_moves = -1
+
+    def take(self, status: FriendStatus, game: Game) -> Conversation[list[RemoteMove]]:
+        """Show what ``status`` changed; the moves the service has beyond ``game``'s."""
+        for line in self._news(status):
+            yield Show(line)
+        start = len(game.history)
+        if status.moves <= start:
+            return []
+        return (
+            yield from self.patience.call(
+                partial(self.client.read_moves, self.address.game_id, start)
+            )
+        )
+
+    def wait_for_friend(self, game: Game) -> Conversation[list[RemoteMove]]:
+        """Wait for the friend's move, telling their comings and goings and offers.
+
+        A friend away long enough on their turn: the player is asked (once
+        while the friend stays away) whether to claim the win or a draw; the
+        question ends if the friend comes back.
+        """
+        yield Wait(0.0)
+        status = yield from self.refresh()
+        while True:
+            entries = yield from self.take(status, game)
+            if entries or self.changed_game(game):
+                return entries
+            if status.claimable and not status.done and not self.claim_asked:
+                self.claim_asked = True
+                yield from self._ask_claim()
+                assert self.status is not None
+                if self.status is not status:
+                    status = self.status
+                    continue
+            waited = yield from self.patience.call(
+                partial(
+                    self.client.read_status, self.address, self.token, status.version, PUSH_WAIT
+                )
+            )
+            if waited is None:
+                raise BadResponse("the service stopped telling the game's status")
+            if waited.version == status.version:
+                # Nothing new: the wait ran out, or a stopping service answered early.
+                yield Wait(POLL_SECONDS)
+            status = waited
+
+    claim_asked = False
+
+    def refresh(self) -> Conversation[FriendStatus]:
+        """The game's status now (after this player's own move, say), its news told."""
+        status = yield from self.patience.call(
+            lambda: self.client.read_status(self.address, self.token)
+        )
+        if status is None:
+            raise BadResponse("the service stopped telling the game's status")
+        for line in self._news(status):
+            yield Show(line)
+        return status
+
+    def _ask_claim(self) -> Conversation[None]:
+        """Offer the player to claim the win or a draw of a game the friend left."""
+        assert self.status is not None
+        watch = _StatusWatch(self.client, self.address, self.token, self.status.version, self)
+        answer = yield Ask(
+            f"{self.friend} has been away too long: claim the win (w), a draw (d), "
+            "or keep waiting (Enter)? ",
+            watch,
+        )
+        if answer is None:
+            if watch.status is not None:
+                for line in self._news(watch.status):
+                    yield Show(line)
+            return
+        result = {"w": "win", "d": "draw"}.get(typed_line(answer).strip().lower())
+        if result is None:
+            return
+        try:
+            yield from self.patience.call(
+                lambda: self.client.friend_request(
+                    self.address, self.token, "claim", {"result": result}
+                )
+            )
+        except ServiceRefused as refusal:
+            yield Show(f"No claim: {refusal}")
+        yield from self.refresh()
+
+    def ask_rematch(self) -> Conversation[str | None]:
+        """At a game's end: offer a rematch, or accept the friend's; the new game's id, if any.
+
+        Enter (an empty line) leaves without one.
+        """
+        status = yield from self.refresh()
+        offered = False
+        while True:
+            if status.rematch is not None:
+                yield Show(f"Rematch: game {status.rematch}, colours swapped.")
+                return status.rematch
+            if status.offer == ("rematch", self.friend):
+                prompt = (
+                    f"{self.friend} offers a rematch: type rematch to play it, Enter to leave: "
+                )
+            elif offered:
+                prompt = f"Waiting for {self.friend} to accept the rematch (Enter leaves): "
+            else:
+                prompt = "Type rematch to offer a rematch, Enter to leave: "
+            watch = _StatusWatch(self.client, self.address, self.token, status.version, self)
+            answer = yield Ask(prompt, watch)
+            if answer is None:
+                if watch.status is None:
+                    return None
+                status = watch.status
+                for line in self._news(status):
+                    yield Show(line)
+                continue
+            if typed_line(answer).strip().lower() != "rematch":
+                return None
+            accept = status.offer == ("rematch", self.friend)
+            body: dict[str, object] = {"accept": True} if accept else {"kind": "rematch"}
+            what = "answer" if accept else "offer"
+            try:
+                yield from self.patience.call(
+                    partial(self.client.friend_request, self.address, self.token, what, body)
+                )
+            except ServiceRefused as refusal:
+                yield Show(f"Not now: {refusal}")
+            offered = offered or not accept
+            status = yield from self.refresh()
+
+    def command(self, word: str) -> Conversation[None]:
+        """Carry out a word of :data:`FRIEND_COMMANDS` typed at the move prompt."""
+        assert self.status is not None
+        body: dict[str, object]
+        if word in ("draw", "takeback"):
+            what, body = "offer", {"kind": word}
+        else:
+            what, body = "answer", {"accept": word == "accept"}
+        try:
+            yield from self.patience.call(
+                lambda: self.client.friend_request(self.address, self.token, what, body)
+            )
+        except ServiceRefused as refusal:
+            yield Show(f"Not now: {refusal}")
+            return
+        if what == "offer":
+            self.offer_moves = self.status.moves
+            yield Show(
+                f"Offered to {self.friend}: a draw."
+                if word == "draw"
+                else f"Asked {self.friend} to let you take back your last move."
+            )
+        yield from self.refresh()
+
+
+def _clock_text(seconds: float) -> str:
+    """A clock's time left: ``4:57``, or ``1d 3h`` past a day."""
+    whole = max(0, int(seconds))
+    if whole >= 86400:
+        return f"{whole // 86400}d {whole % 86400 // 3600}h"
+    if whole >= 3600:
+        return f"{whole // 3600}h {whole % 3600 // 60:02d}m"
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+class _StatusWatch:
+    """The news an :class:`Ask` of a game between friends waits for: a new status version.
+
+    Like :class:`_MoveWatch`, run by connect.py in a thread of its own while the
+    player thinks; it keeps the player present (its request waits with their
+    token) and shows nothing.
+    """
+
+    def __init__(
+        self,
+        client: DropTokenClient,
+        address: GameAddress,
+        token: str | None,
+        since: str,
+        link: _Friendship,
+    ) -> None:
+        self._client = DropTokenClient(client.base, client.timeout)
+        self.link = link
+        self.address = address
+        self.token = token
+        self.since = since
+        self.status: FriendStatus | None = None
+        self._stopped = threading.Event()
+
+    def wait(self) -> bool:
+        """Block until the status changes (True), or :meth:`stop`."""
+        while not self._stopped.is_set():
+            try:
+                status = self._client.read_status(self.address, self.token, self.since, PUSH_WAIT)
+            except ServerUnreachable:
+                self._stopped.wait(POLL_SECONDS)
+                continue
+            except NetworkError:
+                return False
+            if status is None:
+                return False
+            if status.version != self.since and self.link.noteworthy(status):
+                self.status = status
+                return True
+            self.since = status.version
+        return False
+
+    def stop(self) -> None:
+        """End a :meth:`wait` under way at once, its request included (from another thread)."""
+        self._stopped.set()
+        self._client.abort()

@@ -185,6 +185,7 @@ def _refuse_ignored_options(options: argparse.Namespace) -> None:
         ("--name", options.name is not None, options.server is not None, "--server"),
         ("--friend", options.friend is not None, options.server is not None, "--server"),
         ("--token", options.token is not None, options.join is not None, "--join"),
+        ("--clock", options.clock is not None, options.server is not None, "--server"),
     ]
     checks += _review_checks(options)
     for option, given, used, needed in checks:
@@ -246,7 +247,8 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
     for option, given in [
         ("--computer", options.computer is not None),
         ("--hint", options.hint),
-        ("--commands", options.commands),
+        # In a game it plays, --commands asks for a rematch at the end (network_game).
+        ("--commands", options.commands and watching),
         ("--games", options.games != 1),
         ("--moves", options.moves is not None),
         ("--moves-file", options.moves_file is not None),
@@ -274,6 +276,8 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
     except ValueError as error:
         option = "--watch" if watching else "--join" if joining else "--server"
         raise UsageError(f"{option}: {error}") from None
+    if options.clock is not None:
+        settings.clock = parse_clock(options.clock)
     players = (options.name or "player1", options.friend or "player2")
     for option, name in zip(("--name", "--friend"), players, strict=True):
         if not 1 <= len(name) <= 100 or "/" in name or not is_shown_safely(name):
@@ -281,6 +285,34 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
     if players[0] == players[1]:
         raise UsageError("--name and --friend must differ")
     settings.players = players
+
+
+def parse_clock(text: str) -> dict[str, float]:
+    """The time control of ``--clock``: ``M+I`` (minutes, seconds a move) or ``Nd`` (days a move).
+
+    >>> parse_clock("5+3"), parse_clock("10"), parse_clock("2d")
+    ({'minutes': 5.0, 'increment': 3.0}, {'minutes': 10.0, 'increment': 0.0}, {'days': 2})
+
+    Raises:
+        UsageError: anything else, or numbers out of the service's range.
+    """
+    problem = UsageError(
+        f"--clock {text!r}: give minutes and an increment in seconds (5+3, 1 to 600 each; "
+        "the increment 0 to 600) or days a move (2d, 1 to 60)"
+    )
+    if text.endswith("d"):
+        days = text[:-1]
+        if not (days.isascii() and days.isdigit() and 1 <= int(days) <= 60):
+            raise problem
+        return {"days": int(days)}
+    minutes, _, increment = text.partition("+")
+    try:
+        clock = {"minutes": float(minutes), "increment": float(increment or "0")}
+    except ValueError:
+        raise problem from None
+    if not (0 < clock["minutes"] <= 600 and 0 <= clock["increment"] <= 600):
+        raise problem
+    return clock
 
 
 class _ParserExit(Exception):
@@ -463,7 +495,8 @@ def _add_computer_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="let a player type u to undo (against the computer, back "
         "to their previous turn), q to quit, ? for a hint, ?? for "
-        "every column's score, h to list these",
+        "every column's score, h to list these (in a network game: "
+        "offer or accept a rematch at the end)",
     )
     opponent.add_argument(
         "--pause",
@@ -576,6 +609,12 @@ def _add_network_options(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         help="follow a game live without playing: each move and grid as it "
         "comes, then who won (URL: SERVER/drop_token/GAME_ID)",
+    )
+    network.add_argument(
+        "--clock",
+        metavar="M+I",
+        help="with --server: a clock the service keeps, M minutes each plus I seconds a "
+        "move (5+3), or Nd for N days a move; a player out of time loses",
     )
     network.add_argument(
         "--token",

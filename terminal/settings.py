@@ -74,6 +74,9 @@ class Settings:
         self.players = ("player1", "player2")
         self.joining: tuple[str, str] | None = None
         self.token: str | None = None
+        # --clock on --server: the game's time control as the service takes
+        # it ({"minutes": 5, "increment": 3} or {"days": 2}), else None.
+        self.clock: dict[str, float] | None = None
         # --watch: the id of the game followed without playing, else None.
         self.watching: str | None = None
         # Text to show instead of playing (--help, --version), or None.

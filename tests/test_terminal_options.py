@@ -192,7 +192,7 @@ def test_help_shows_an_example_of_each_new_option():
         ),
         (["--server", "http://h", "--hint"], "--hint cannot be used in a network game"),
         (
-            ["--join", "http://h/drop_token/g/bob", "--commands"],
+            ["--watch", "http://h/drop_token/g", "--commands"],
             "--commands cannot be used in a network game",
         ),
         (["--server", "http://h", "--games", "3"], "--games cannot be used in a network game"),

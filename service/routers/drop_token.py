@@ -33,8 +33,8 @@ from ..limits import (
 )
 from ..long_poll import Reading, wait_for_news
 from ..rate_limits import charge_replays, charged, limited
-from ..records import CONNECT, GameRecord
-from ..repository import GameStore
+from ..records import CONNECT, ClockSetting, GameRecord
+from ..repository import GameStore, MarkedMoves
 from ..schemas import (
     GameCreate,
     GameCreated,
@@ -178,9 +178,18 @@ Wait = Annotated[
 ]
 
 
-def _move_out(record: GameRecord, move: Move) -> MoveOut:
+FLAG_TICK = 0.25
+"""Seconds between a long poll's looks at a running clock (a flag may fall meanwhile)."""
+
+
+def _move_out(record: GameRecord, move: Move, reason: str | None = None) -> MoveOut:
+    """A move as answered; ``reason``: a game between friends' quit was a TIMEOUT or ABANDONED."""
     player = record.players[move.player]
     if move.column is None:
+        if reason == "TIMEOUT":
+            return MoveOut(type="TIMEOUT", player=player)
+        if reason == "ABANDONED":
+            return MoveOut(type="ABANDONED", player=player)
         return MoveOut(type="QUIT", player=player)
     return MoveOut(type="MOVE", player=player, column=move.column)
 
@@ -248,7 +257,16 @@ async def create_game(body: GameCreate, store: StoreDep) -> GameCreated:
 
     With "tokens": true, the answer also holds one secret token per player;
     the game's moves and quits then need 'Authorization: Bearer <token>'.
+    With a clock (minutes and increment, or days a move), the service keeps
+    each player's time: see /friend_game.
     """
+    clock = None
+    if body.clock is not None:
+        if body.clock.days is not None:
+            clock = ClockSetting(body.clock.days * 86400.0, 0.0, body.clock.days * 86400.0)
+        else:
+            assert body.clock.minutes is not None  # The schema asks for one or the other.
+            clock = ClockSetting(body.clock.minutes * 60.0, float(body.clock.increment))
     created = await call_store(
         store,
         store.create_game,
@@ -256,6 +274,7 @@ async def create_game(body: GameCreate, store: StoreDep) -> GameCreated:
         rows=body.rows,
         columns=body.columns,
         tokens=body.tokens,
+        clock=clock,
     )
     return GameCreated(gameId=created.game_id, tokens=created.tokens)
 
@@ -269,18 +288,31 @@ async def create_game(body: GameCreate, store: StoreDep) -> GameCreated:
 async def read_game(game_id: GameId, store: StoreDep) -> GameState:
     """Get the state of the game (no winner key while in progress, null after a draw).
 
-    Beyond the seed, the board: rows, columns, and the stones in a row that win.
+    Beyond the seed, the board: rows, columns, and the stones in a row that win;
+    for a game between friends, its clock and how it ended (reason).
     """
-    record, outcome = await call_store(store, store.read_state, game_id)
+    status = await call_store(store, store.read_status, game_id)
+    record, outcome = status.record, status.outcome
     players, rows, columns = list(record.players), record.rows, record.columns
     if outcome is None:
-        return GameState(
+        state = GameState(
             players=players, state="IN_PROGRESS", rows=rows, columns=columns, connect=CONNECT
         )
-    winner = None if outcome.winner is None else record.players[outcome.winner]
-    return GameState(
-        players=players, state="DONE", winner=winner, rows=rows, columns=columns, connect=CONNECT
-    )
+    else:
+        winner = None if outcome.winner is None else record.players[outcome.winner]
+        state = GameState(
+            players=players,
+            state="DONE",
+            winner=winner,
+            rows=rows,
+            columns=columns,
+            connect=CONNECT,
+        )
+    if status.reason is not None:
+        state.reason = status.reason
+    if status.clocks is not None:
+        state.clock = dict(zip(players, status.clocks, strict=True))
+    return state
 
 
 @router.get(
@@ -336,19 +368,28 @@ async def read_moves(
     first = start or 0
     last = first + MAX_MOVES_PAGE if until is None else min(until, first + MAX_MOVES_PAGE)
     if wait is None:
-        record, moves = await call_store(store, store.read_moves, game_id, start, last)
-        listed[0] += min(len(moves), MAX_MOVES_PAGE)
-        return Response(_move_list_json(record, moves, first), media_type="application/json")
+        read_now = await call_store(store, store.read_marked_moves, game_id, start, last)
+        listed[0] += min(len(read_now.moves), MAX_MOVES_PAGE)
+        return Response(_move_list_json(read_now, first), media_type="application/json")
 
     def read() -> Reading[bytes | MoveNotFoundError]:
-        """The answer now; news if it holds a move, or if the game is over."""
+        """The answer now; news if it holds a move, or if the game is over.
+
+        While a game between friends' clock runs, a flag may fall with nobody
+        moving: the wait reads again every FLAG_TICK (a read records a flag
+        fall that is due).
+        """
         try:
-            record, moves = store.read_moves(game_id, start, last)
+            marked = store.read_marked_moves(game_id, start, last)
         except MoveNotFoundError as error:
-            return Reading(error, news=store.read_state(game_id)[1] is not None)
-        listed[0] += min(len(moves), MAX_MOVES_PAGE)
-        body = _move_list_json(record, moves, first)
-        return Reading(body, news=bool(moves) or store.read_state(game_id)[1] is not None)
+            status = store.read_status(game_id)
+            ticking = status.clocks is not None and status.outcome is None
+            again = FLAG_TICK if ticking else None
+            return Reading(error, news=status.outcome is not None, again=again)
+        listed[0] += min(len(marked.moves), MAX_MOVES_PAGE)
+        body = _move_list_json(marked, first)
+        news = bool(marked.moves) or store.read_state(game_id)[1] is not None
+        return Reading(body, news=news, again=FLAG_TICK if marked.ticking else None)
 
     # Counted by the client's address (a trusted proxy's forwarded one):
     # one client cannot hold every place that waiting takes.
@@ -362,25 +403,33 @@ async def read_moves(
     return Response(answer, media_type="application/json")
 
 
-def _move_list_json(record: GameRecord, moves: list[Move], first: int) -> bytes:
-    """The :class:`MoveList` of ``moves`` read from number ``first`` on, as JSON: one page,
+def _move_list_json(read: MarkedMoves, first: int) -> bytes:
+    """The :class:`MoveList` of the moves read from number ``first`` on, as JSON: one page,
     and the next's start.
 
     Written straight from the moves: a page of 500 moves through the models
     cost the server three times as much (tests/service/test_drop_token_api.py
-    holds the two to the same bytes).
+    holds the two to the same bytes). The quits of a game between friends
+    that were a flag fall or an abandoned game say so (TIMEOUT, ABANDONED).
     """
-    names = record.players
+    names, reasons = read.record.players, read.reasons
     listed = [
-        {"type": "QUIT", "player": names[move.player]}
-        if move.column is None
-        else {"type": "MOVE", "player": names[move.player], "column": move.column}
-        for move in moves[:MAX_MOVES_PAGE]
+        {"type": "MOVE", "player": names[move.player], "column": move.column}
+        if move.column is not None
+        else {
+            "type": _QUIT_TYPES.get(reasons.get(first + number, ""), "QUIT"),
+            "player": names[move.player],
+        }
+        for number, move in enumerate(read.moves[:MAX_MOVES_PAGE])
     ]
     answer: dict[str, object] = {"moves": listed}
-    if len(moves) > MAX_MOVES_PAGE:
+    if len(read.moves) > MAX_MOVES_PAGE:
         answer["next"] = first + MAX_MOVES_PAGE
     return json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+_QUIT_TYPES = {"TIMEOUT": "TIMEOUT", "ABANDONED": "ABANDONED"}
+"""A quit's type in a move list, by the reason a game between friends marked it with."""
 
 
 @router.post(
@@ -434,8 +483,8 @@ async def read_move(
     store: StoreDep,
 ) -> MoveOut:
     """Return the move."""
-    record, move = await call_store(store, store.read_move, game_id, move_number)
-    return _move_out(record, move)
+    record, move, reason = await call_store(store, store.read_marked_move, game_id, move_number)
+    return _move_out(record, move, reason)
 
 
 @router.delete(
