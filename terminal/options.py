@@ -249,6 +249,8 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
         ("--hint", options.hint),
         # In a game it plays, --commands asks for a rematch at the end (network_game).
         ("--commands", options.commands and watching),
+        # The review of a game played to its end is a local game's (--moves).
+        ("--review", options.review),
         ("--games", options.games != 1),
         ("--moves", options.moves is not None),
         ("--moves-file", options.moves_file is not None),
