@@ -48,8 +48,10 @@ __all__ = [
     "OFF",
     "RateLimiter",
     "Rates",
+    "Charge",
     "charge_replays",
     "charged",
+    "paid",
     "client_key",
     "limited",
     "parse_rate",
@@ -153,15 +155,15 @@ class RateLimiter:
         self._limiter = SlidingWindowCounterRateLimiter(self.storage)
         self._found_open = None if storage is None else _RecentlyOpen(OPEN_FOR)
 
-    async def hit(self, kind: str, client: str) -> None:
-        """Count one request of ``kind`` by ``client``.
+    async def hit(self, kind: str, client: str, cost: int = 1) -> None:
+        """Count one request of ``kind`` by ``client``, ``cost`` of it.
 
         Raises:
-            RateLimitedError: one of the kind's limits is reached (the limits before it
-                in ``rates`` counted the request).
+            RateLimitedError: one of the kind's limits has less than ``cost`` left (the
+                limits before it in ``rates`` counted the request).
         """
         for item in self._items[kind]:
-            if not await self._limiter.hit(item, kind, client):
+            if not await self._limiter.hit(item, kind, client, cost=cost):
                 reset, _ = await self._limiter.get_window_stats(item, kind, client)
                 raise self._refusal(kind, item, reset)
 
@@ -248,16 +250,56 @@ def limited(kind: str) -> Callable[[Request], Awaitable[None]]:
     return count
 
 
+@dataclass
+class Charge:
+    """What a request costs its client of one kind, counted before its answer goes out."""
+
+    limiter: RateLimiter
+    kind: str
+    client: str
+    cost: int = 0
+
+    async def settle(self) -> None:
+        """Count :attr:`cost` now, so that the answer may go out.
+
+        Counted in one step of the storage, so that many requests at once
+        can never together pass what the client has left.
+
+        Raises:
+            RateLimitedError: the cost does not fit what the client has left.
+        """
+        cost, self.cost = self.cost, 0
+        if cost > 0:
+            await self.limiter.hit(self.kind, self.client, cost)
+
+
+def paid(kind: str) -> Callable[[Request], Awaitable[Charge]]:
+    """A route dependency: refuse a client whose ``kind`` is used up, else give the route a
+    :class:`Charge` to add its cost to and settle before it answers.
+
+    For costs known only once the answer is read but before it is sent:
+    the moves and game ids a list holds.
+    """
+
+    async def charge(request: Request) -> Charge:
+        limiter: RateLimiter = request.app.state.rate_limiter
+        client = client_key(request.client.host if request.client else None)
+        await limiter.ensure_open(kind, client)
+        return Charge(limiter, kind, client)
+
+    charge.__name__ = f"pay_{kind}"
+    return charge
+
+
 def charged(
     kind: str, start_meter: Callable[[], list[int]] = lambda: [0]
 ) -> Callable[[Request], AsyncIterator[list[int]]]:
     """A route dependency: refuse a client whose ``kind`` is used up, else start a meter (a
     one-item list, from ``start_meter``), charged to the client when the request ends.
 
-    For costs known only once the answer is made: the moves and game ids a
-    read answers (the route adds them to the meter it is given). The charge
-    is made refused or not: a move refused after its game was replayed cost
-    the replay all the same. A charge the database cannot store (counters in
+    For costs known only once the work is done, refused or not: the stored
+    moves a request made the server replay (a move refused after its game
+    was replayed cost the replay all the same). A charge the database cannot store (counters in
     it, the database failing) is dropped: the request's own answer says what
     failed, if anything did.
     """

@@ -32,7 +32,7 @@ from ..limits import (
     MAX_WAIT,
 )
 from ..long_poll import Reading, wait_for_news
-from ..rate_limits import charge_replays, charged, limited
+from ..rate_limits import Charge, charge_replays, limited, paid
 from ..records import CONNECT, ClockSetting, GameRecord
 from ..repository import GameStore, MarkedMoves
 from ..schemas import (
@@ -113,8 +113,9 @@ _READS = {
         "read too many moves and game ids, or made the server replay too many stored moves,"
     )
 }
-ReadMeter = Annotated[list[int], Depends(charged("reads"))]
-"""What a list's answer holds (its moves or game ids), charged to the client's ``--rate-reads``."""
+ReadCharge = Annotated[Charge, Depends(paid("reads"))]
+"""What a list's answer holds (its moves or game ids), charged to the client's ``--rate-reads``
+before it is sent."""
 
 _KEY = {
     "e422": ("The Idempotency-Key was sent before with another request (idempotency_key_reused).")
@@ -208,7 +209,7 @@ def _move_out(record: GameRecord, move: Move, reason: str | None = None) -> Move
 )
 async def read_games(
     store: StoreDep,
-    listed: ReadMeter,
+    listed: ReadCharge,
     limit: Annotated[
         int | None,
         Query(
@@ -233,7 +234,8 @@ async def read_games(
     games, following = await call_store(
         store, store.in_progress_page, after=after or 0, limit=limit or MAX_PAGE
     )
-    listed[0] += len(games)
+    listed.cost += len(games)
+    await listed.settle()
     return GameList(games=games, next=following)
 
 
@@ -338,7 +340,7 @@ async def read_moves(
     store: StoreDep,
     events: EventsDep,
     client: ClientDep,
-    listed: ReadMeter,
+    listed: ReadCharge,
     start: Annotated[
         int | None, Query(ge=0, le=MAX_STORED_INTEGER, description="First move number.")
     ] = None,
@@ -369,7 +371,8 @@ async def read_moves(
     last = first + MAX_MOVES_PAGE if until is None else min(until, first + MAX_MOVES_PAGE)
     if wait is None:
         read_now = await call_store(store, store.read_marked_moves, game_id, start, last)
-        listed[0] += min(len(read_now.moves), MAX_MOVES_PAGE)
+        listed.cost += min(len(read_now.moves), MAX_MOVES_PAGE)
+        await listed.settle()
         return Response(_move_list_json(read_now, first), media_type="application/json")
 
     def read() -> Reading[bytes | MoveNotFoundError]:
@@ -386,7 +389,7 @@ async def read_moves(
             ticking = status.clocks is not None and status.outcome is None
             again = FLAG_TICK if ticking else None
             return Reading(error, news=status.outcome is not None, again=again)
-        listed[0] += min(len(marked.moves), MAX_MOVES_PAGE)
+        listed.cost += min(len(marked.moves), MAX_MOVES_PAGE)
         body = _move_list_json(marked, first)
         news = bool(marked.moves) or store.read_state(game_id)[1] is not None
         return Reading(body, news=news, again=FLAG_TICK if marked.ticking else None)
@@ -400,6 +403,7 @@ async def read_moves(
     if isinstance(answer, MoveNotFoundError):
         # A copy: the requests that shared the read must not share one traceback.
         raise MoveNotFoundError(*answer.args)
+    await listed.settle()
     return Response(answer, media_type="application/json")
 
 

@@ -200,13 +200,15 @@ def test_reads_are_charged_by_the_moves_and_ids_they_answer(tmp_path: Path) -> N
     with AppClient(app, client=("192.0.2.1", 1)) as client:
         assert len(client.get(f"/drop_token/{game_id}/moves").json()["moves"]) == 500
         assert len(client.get(f"/drop_token/{game_id}/moves?start=20").json()["moves"]) == 500
-        # 1,000 of 1,200 read: the next page is answered (its cost is known only after)...
-        answer = client.get(f"/drop_token/{game_id}/moves?start=0&wait=1")
-        assert len(answer.json()["moves"]) == 500
-        # ...and used the budget up: every list waits for the window, a short one too.
-        refused = client.get(f"/drop_token/{game_id}/moves?start=519")
+        # 1,000 of 1,200 read: a page of 500 is refused before it is sent, a wait's too...
+        refused = client.get(f"/drop_token/{game_id}/moves?start=0")
         assert_rate_limited(refused)
         assert "moves and game ids read" in refused.json()["detail"]
+        assert_rate_limited(client.get(f"/drop_token/{game_id}/moves?start=0&wait=1"))
+        # ...what still fits is answered...
+        assert len(client.get(f"/drop_token/{game_id}/moves?start=320").json()["moves"]) == 200
+        # ...and once all is read, every list waits for the window, a short one too.
+        assert_rate_limited(client.get(f"/drop_token/{game_id}/moves?start=519"))
         assert_rate_limited(client.get("/drop_token"))
         # What is not a list is not a read: the game's state and one move.
         assert client.get(f"/drop_token/{game_id}").status_code == 200
