@@ -38,6 +38,14 @@ router = APIRouter(prefix="/analysis", tags=["analysis"])
 
 _WINNERS = {0: "first", 1: "second"}
 
+MOVES_REFUSED = (
+    "A move cannot be played (column_out_of_range, column_full, game_over; the "
+    "detail names moves[i]), the rules are bad (bad_rules), or a value is out of "
+    f"its limits (malformed_request: rows and columns 1 to {MAX_ANALYSIS_SIZE}, "
+    f"at most {MAX_ANALYSIS_SIZE * MAX_ANALYSIS_SIZE} moves)."
+)
+"""The 400 of a body of moves (the analysis's, the review's): what :func:`replay` refuses."""
+
 
 def replay(moves: list[int], rules: Rules) -> Game:
     """The game after ``moves``, refusing the first that cannot be played, by its index.
@@ -70,12 +78,7 @@ def replay(moves: list[int], rules: Rules) -> Game:
     ),
     dependencies=[Depends(limited("analysis"))],
     responses=error_responses(
-        e400=(
-            "A move cannot be played (column_out_of_range, column_full, game_over; the "
-            "detail names moves[i]), the rules are bad (bad_rules), or a value is out of "
-            f"its limits (malformed_request: rows and columns 1 to {MAX_ANALYSIS_SIZE}, "
-            f"at most {MAX_ANALYSIS_SIZE * MAX_ANALYSIS_SIZE} moves)."
-        ),
+        e400=MOVES_REFUSED,
         e429=rate_limited("asked too many analyses"),
         e503=pool_busy(ANALYSIS_WORKERS, "analysis", ANALYSIS_WAITING, "analysis_busy"),
     ),

@@ -19,15 +19,21 @@ from connect_four.engine.review import GameReview, review_moves
 
 from ..dependencies import ReviewPoolDep
 from ..limits import (
-    MAX_ANALYSIS_SIZE,
     REVIEW_SECONDS,
     REVIEW_TIME_LIMIT,
     REVIEW_WAITING,
     REVIEW_WORKERS,
 )
 from ..rate_limits import limited
-from ..schemas import MoveReviewOut, ReviewIn, ReviewOut, error_responses
-from .analysis import replay
+from ..schemas import (
+    MoveReviewOut,
+    ReviewIn,
+    ReviewOut,
+    error_responses,
+    pool_busy,
+    rate_limited,
+)
+from .analysis import MOVES_REFUSED, replay
 
 router = APIRouter(prefix="/review", tags=["analysis"])
 
@@ -49,20 +55,9 @@ _PLAYERS = ("first", "second")
     ),
     dependencies=[Depends(limited("analysis"))],
     responses=error_responses(
-        e400=(
-            "A move cannot be played (column_out_of_range, column_full, game_over; the "
-            "detail names moves[i]), the rules are bad (bad_rules), or a value is out of "
-            f"its limits (malformed_request: rows and columns 1 to {MAX_ANALYSIS_SIZE}, "
-            f"at most {MAX_ANALYSIS_SIZE * MAX_ANALYSIS_SIZE} moves)."
-        ),
-        e429=(
-            "This client address has asked too many analyses or reviews in the last "
-            "window (rate_limited): try again after Retry-After seconds."
-        ),
-        e503=(
-            f"{REVIEW_WORKERS} review worker(s) busy and {REVIEW_WAITING} waiting "
-            "(review_busy): retry after Retry-After."
-        ),
+        e400=MOVES_REFUSED,
+        e429=rate_limited("asked too many analyses or reviews"),
+        e503=pool_busy(REVIEW_WORKERS, "review", REVIEW_WAITING, "review_busy"),
     ),
 )
 async def create_review(body: ReviewIn, pool: ReviewPoolDep) -> ReviewOut:
