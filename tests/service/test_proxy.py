@@ -247,8 +247,8 @@ def test_a_client_s_waits_over_both_processes_are_bounded_by_the_proxy(proxied: 
     try:
         with through(proxied.proxy) as client:
             # Refused as soon as nginx holds all the waits (a read before that is answered).
-            # Each read is a line of each process's log, a pipe read at the end: a few hundred.
-            for _ in range(300):
+            # Each read is a line in a process's log, a pipe read only at the end (64 KB).
+            for _ in range(800):
                 refused = client.get(f"/drop_token/{game_id}")
                 if refused.status_code != 200:
                     break
