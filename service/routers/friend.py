@@ -11,7 +11,8 @@ seed's endpoints answer a game without extras exactly as before.
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Depends, Query
 
@@ -33,6 +34,9 @@ from ..store_calls import call_store
 from .drop_token import _AUTH, _RATE, _STORAGE, Authorization, GameId, PlayerId, _bearer
 
 __all__ = ["TICK", "router"]
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 TICK = 0.25
 """Seconds between a waiting request's looks at the clocks and at who is present."""
@@ -59,6 +63,34 @@ _CONFLICT = {
     "before, an offer already pending, no move to take back), no_offer (nothing of the "
     "opponent's to answer), claim_refused (not the opponent's turn, or not away long enough)."
 }
+
+
+_FRIEND_WRITE = {
+    **_AUTH,
+    "e404": "Game not found, or the player is not part of it.",
+    **_CONFLICT,
+    **_RATE,
+    **_STORAGE,
+}
+"""The errors an offer, an answer and a claim share: each is a player's act in the game."""
+
+
+async def _act(
+    store: StoreDep,
+    friends: Friends,
+    events: EventsDep,
+    act: Callable[[str, str, str | None, T], R],
+    game_id: str,
+    player_id: str,
+    authorization: str | None,
+    argument: T,
+) -> R:
+    """A player's offer, answer or claim: a flag fall that is due first, then ``act`` with the
+    player's token; the game's waiters are told."""
+    await _settle(store, friends, events, game_id)
+    done = await call_store(store, act, game_id, player_id, _bearer(authorization), argument)
+    events.notify(game_id)
+    return done
 
 
 def _status(view: FriendView) -> FriendStatus:
@@ -179,11 +211,7 @@ async def read_friend_game(
     dependencies=[Depends(limited("moves"))],
     responses=error_responses(
         e400="Malformed request: kind is not draw, takeback or rematch.",
-        **_AUTH,
-        e404="Game not found, or the player is not part of it.",
-        **_CONFLICT,
-        **_RATE,
-        **_STORAGE,
+        **_FRIEND_WRITE,
     ),
 )
 async def offer(
@@ -199,9 +227,7 @@ async def offer(
 
     The opponent sees it in the game's status and accepts or declines it.
     """
-    await _settle(store, friends, events, game_id)
-    await call_store(store, friends.offer, game_id, player_id, _bearer(authorization), body.kind)
-    events.notify(game_id)
+    await _act(store, friends, events, friends.offer, game_id, player_id, authorization, body.kind)
     return _status(await call_store(store, friends.view, game_id))
 
 
@@ -212,11 +238,7 @@ async def offer(
     dependencies=[Depends(limited("moves"))],
     responses=error_responses(
         e400="Malformed request: accept is not a boolean.",
-        **_AUTH,
-        e404="Game not found, or the player is not part of it.",
-        **_CONFLICT,
-        **_RATE,
-        **_STORAGE,
+        **_FRIEND_WRITE,
     ),
 )
 async def answer(
@@ -235,11 +257,9 @@ async def answer(
     a new game with the colours swapped, the same board, clock and tokens, and
     the match score carried: its id is in the answer and in both players' status.
     """
-    await _settle(store, friends, events, game_id)
-    made = await call_store(
-        store, friends.answer, game_id, player_id, _bearer(authorization), body.accept
+    made = await _act(
+        store, friends, events, friends.answer, game_id, player_id, authorization, body.accept
     )
-    events.notify(game_id)
     return AnswerOut(rematch=made)
 
 
@@ -250,11 +270,7 @@ async def answer(
     dependencies=[Depends(limited("moves"))],
     responses=error_responses(
         e400="Malformed request: result is not win or draw.",
-        **_AUTH,
-        e404="Game not found, or the player is not part of it.",
-        **_CONFLICT,
-        **_RATE,
-        **_STORAGE,
+        **_FRIEND_WRITE,
     ),
 )
 async def claim(
@@ -271,7 +287,7 @@ async def claim(
     Only on the opponent's turn, once they have been away for the service's
     claim time (60 s unless its operator set another).
     """
-    await _settle(store, friends, events, game_id)
-    await call_store(store, friends.claim, game_id, player_id, _bearer(authorization), body.result)
-    events.notify(game_id)
+    await _act(
+        store, friends, events, friends.claim, game_id, player_id, authorization, body.result
+    )
     return _status(await call_store(store, friends.view, game_id))
