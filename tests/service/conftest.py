@@ -15,6 +15,7 @@ import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -23,6 +24,7 @@ from server_zygote import ZYGOTE
 from slow_support import starts_processes
 
 from bench.postgres_cluster import Cluster, ClusterUnavailable, start_cluster
+from connect_four.service import store_calls
 from connect_four.service.main import create_app
 from server_support import REPOSITORY, Database, Server
 
@@ -198,3 +200,20 @@ def run_service() -> Callable[..., subprocess.CompletedProcess[str]]:
             server.listener.close()
 
     return run
+
+
+T = TypeVar("T")
+
+
+@pytest.fixture
+def threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the store's calls made in a worker thread, in order."""
+    made: list[str] = []
+    real = store_calls.run_in_threadpool
+
+    async def counted(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        made.append(call.__name__)
+        return await real(call, *args, **kwargs)
+
+    monkeypatch.setattr(store_calls, "run_in_threadpool", counted)
+    return made

@@ -13,18 +13,15 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from app_client import AppClient
 
-from connect_four.service import store_calls
 from connect_four.service.loop_connections import LoopConnections
 from connect_four.service.main import create_app
 from connect_four.service.sqlite_store import SqliteGameStore
 from server_support import Database
-
-T = TypeVar("T")
 
 # SQLite: BEGIN, the game's row (its extras joined), its move count, then the call's own.
 SQLITE_STATEMENTS = {
@@ -38,20 +35,6 @@ SQLITE_STATEMENTS = {
 
 # PostgreSQL's calls on the event loop: one statement each, no worker thread.
 POSTGRES_LOOP_STATEMENTS = {"move": 1, "state": 1, "quit": 1}
-
-
-@pytest.fixture
-def threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names of the store's calls made in a worker thread, in order."""
-    made: list[str] = []
-    real = store_calls.run_in_threadpool
-
-    async def counted(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        made.append(call.__name__)
-        return await real(call, *args, **kwargs)
-
-    monkeypatch.setattr(store_calls, "run_in_threadpool", counted)
-    return made
 
 
 @pytest.fixture

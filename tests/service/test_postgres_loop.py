@@ -19,7 +19,6 @@ from loop_support import run_async
 
 from bench.postgres_cluster import Cluster
 from connect_four.engine import NotYourTurnError, Status
-from connect_four.service import store_calls
 from connect_four.service.events import EventHub
 from connect_four.service.move_feed import PostgresMoveFeed
 from connect_four.service.postgres_store import PostgresGameStore
@@ -34,20 +33,6 @@ T = TypeVar("T")
 def url(postgres_cluster: Cluster) -> str:
     # One cluster serves every worker: each worker empties a database of its own.
     return postgres_cluster.empty_database(f"loop_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}")
-
-
-@pytest.fixture
-def threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names of the store's calls made in a worker thread, in order."""
-    made: list[str] = []
-    real = store_calls.run_in_threadpool
-
-    async def counted(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        made.append(call.__name__)
-        return await real(call, *args, **kwargs)
-
-    monkeypatch.setattr(store_calls, "run_in_threadpool", counted)
-    return made
 
 
 @pytest.fixture

@@ -13,20 +13,17 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from limits import parse
 from limits.aio.strategies import FixedWindowRateLimiter, SlidingWindowCounterRateLimiter
 from loop_support import run_async
 
-from connect_four.service import store_calls
 from connect_four.service.repository import GameStore
 from connect_four.service.shared_rates import DatabaseRateStorage
 from connect_four.service.storage import open_store
-
-T = TypeVar("T")
 
 Database = Any  # an SQLite file's path or a PostgreSQL URL (tests/service/conftest.py)
 
@@ -38,20 +35,6 @@ def stores(database: Database) -> Iterator[tuple[GameStore, GameStore]]:
     yield first, second
     first.close()
     second.close()
-
-
-@pytest.fixture
-def threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names of the store's calls made in a worker thread, in order."""
-    made: list[str] = []
-    real = store_calls.run_in_threadpool
-
-    async def counted(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        made.append(call.__name__)
-        return await real(call, *args, **kwargs)
-
-    monkeypatch.setattr(store_calls, "run_in_threadpool", counted)
-    return made
 
 
 def test_two_stores_share_one_sliding_window(
