@@ -50,7 +50,6 @@ __all__ = [
     "Rates",
     "Charge",
     "charge_replays",
-    "charged",
     "paid",
     "client_key",
     "limited",
@@ -239,12 +238,18 @@ class _RecentlyOpen:
         self._until.pop(key, None)
 
 
+def _counted(request: Request) -> tuple[RateLimiter, str]:
+    """The app's rate limiter, and whom ``request`` is counted for (:func:`client_key`)."""
+    limiter: RateLimiter = request.app.state.rate_limiter
+    return limiter, client_key(request.client.host if request.client else None)
+
+
 def limited(kind: str) -> Callable[[Request], Awaitable[None]]:
     """A route dependency that counts the request as one of ``kind`` for its client."""
 
     async def count(request: Request) -> None:
-        limiter: RateLimiter = request.app.state.rate_limiter
-        await limiter.hit(kind, client_key(request.client.host if request.client else None))
+        limiter, client = _counted(request)
+        await limiter.hit(kind, client)
 
     count.__name__ = f"rate_limit_{kind}"
     return count
@@ -282,8 +287,7 @@ def paid(kind: str) -> Callable[[Request], Awaitable[Charge]]:
     """
 
     async def charge(request: Request) -> Charge:
-        limiter: RateLimiter = request.app.state.rate_limiter
-        client = client_key(request.client.host if request.client else None)
+        limiter, client = _counted(request)
         await limiter.ensure_open(kind, client)
         return Charge(limiter, kind, client)
 
@@ -291,34 +295,21 @@ def paid(kind: str) -> Callable[[Request], Awaitable[Charge]]:
     return charge
 
 
-def charged(
-    kind: str, start_meter: Callable[[], list[int]] = lambda: [0]
-) -> Callable[[Request], AsyncIterator[list[int]]]:
-    """A route dependency: refuse a client whose ``kind`` is used up, else start a meter (a
-    one-item list, from ``start_meter``), charged to the client when the request ends.
+async def charge_replays(request: Request) -> AsyncIterator[None]:
+    """A route dependency: refuse a client whose replays are used up, then charge this request's.
 
-    For costs known only once the work is done, refused or not: the stored
-    moves a request made the server replay (a move refused after its game
-    was replayed cost the replay all the same). A charge the database cannot store (counters in
-    it, the database failing) is dropped: the request's own answer says what
-    failed, if anything did.
+    The stored moves the request made the server replay
+    (:mod:`connect_four.service.replays` meters them, into worker threads
+    too) are charged when it ends, refused or not: a move refused after its
+    game was replayed cost the replay all the same. A charge the database
+    cannot store (counters in it, the database failing) is dropped: the
+    request's own answer says what failed, if anything did.
     """
-
-    async def meter(request: Request) -> AsyncIterator[list[int]]:
-        limiter: RateLimiter = request.app.state.rate_limiter
-        client = client_key(request.client.host if request.client else None)
-        await limiter.ensure_open(kind, client)
-        cost = start_meter()
-        try:
-            yield cost
-        finally:
-            with contextlib.suppress(StorageError):
-                await limiter.charge(kind, client, cost[0])
-
-    meter.__name__ = f"charge_{kind}"
-    return meter
-
-
-charge_replays = charged("replays", metered)
-"""A route dependency that charges the stored moves the request made the server replay
-(:mod:`connect_four.service.replays` meters them, into worker threads too)."""
+    limiter, client = _counted(request)
+    await limiter.ensure_open("replays", client)
+    meter = metered()
+    try:
+        yield
+    finally:
+        with contextlib.suppress(StorageError):
+            await limiter.charge("replays", client, meter[0])
