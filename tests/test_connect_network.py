@@ -14,6 +14,7 @@ in-process, and as a program reading a pipe.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import runpy
 import signal
@@ -39,7 +40,7 @@ from connect_support import (
     run_piped,
     without_no_color,
 )
-from network_support import DEADLINE, Friend, create_game, moves_of, play
+from network_support import DEADLINE, Friend, create_game, moves_of, play, serving
 
 pytestmark = pytest.mark.slow
 
@@ -340,14 +341,14 @@ class _FakeService:
                 pass
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._serving = contextlib.ExitStack()
 
     def __enter__(self) -> str:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self._serving.enter_context(serving(self.server))
         return f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self._serving.close()
 
 
 def test_a_friend_who_quits_while_the_player_thinks_ends_the_game_at_the_next_move(

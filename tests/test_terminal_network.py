@@ -5,7 +5,6 @@ from __future__ import annotations
 import http.server
 import json
 import socket
-import threading
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -27,7 +26,7 @@ from connect_four.terminal.network import (
 from connect_four.terminal.options import parse_options
 from connect_four.terminal.session import converse
 from connect_four.terminal.steps import Show, Wait
-from network_support import create_game, moves_of
+from network_support import create_game, moves_of, serving
 
 pytestmark = pytest.mark.slow
 
@@ -175,18 +174,13 @@ def hostile() -> Iterator[Callable[[Answer], str]]:
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
 
     def serve(answer: Answer) -> str:
         answers.append(answer)
         return f"http://127.0.0.1:{server.server_address[1]}"
 
-    try:
+    with serving(server):
         yield serve
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _json(value: object) -> bytes:

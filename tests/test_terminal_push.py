@@ -8,6 +8,7 @@ it asks connect.py for.
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import json
 import threading
@@ -21,7 +22,7 @@ from connect_four.terminal.network import OLD_MAX_WAIT, DropTokenClient, RemoteM
 from connect_four.terminal.options import parse_options
 from connect_four.terminal.session import converse
 from connect_four.terminal.steps import Ask, Show, Wait
-from network_support import create_game, play
+from network_support import create_game, play, serving
 
 pytestmark = pytest.mark.slow
 
@@ -129,15 +130,15 @@ class _OldService:
                 pass
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._serving = contextlib.ExitStack()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def __enter__(self) -> _OldService:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self._serving.enter_context(serving(self.server))
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self._serving.close()
 
 
 def test_a_service_refusing_wait_is_asked_without_it_from_then_on() -> None:
