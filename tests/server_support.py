@@ -177,6 +177,11 @@ class Server:
         os.kill(self.process.pid, signal.SIGKILL)
         self.process.wait()
 
+    def begin_stop(self) -> None:
+        """SIGTERM, without waiting for the server to end (:meth:`stop` waits)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()

@@ -104,15 +104,36 @@ def shown(score: int, exact: bool) -> str:
     return text if exact else "≈" + text
 
 
+_stopping: list[Server] = []
+"""Services :func:`own_service` told to stop, whose end :func:`wait_for_stopped_services` awaits."""
+
+
 @contextlib.contextmanager
 def own_service(db: Path) -> Iterator[str]:
-    """A real service of one test's own, on a loopback address no other test used: its URL."""
+    """A real service of one test's own, on a loopback address no other test used: its URL.
+
+    On leaving, the service is told to stop but not waited for: its
+    shutdown (uvicorn's, 0.15 to 0.2 s, nearly all of it waiting) goes on
+    while the next test runs. Nothing can reach it meanwhile: its address
+    is never used again, its database is its own. The session ends with
+    :func:`wait_for_stopped_services`.
+    """
     server = Server(db, host=fresh_host())
+    _stopping.append(server)  # a server that fails to start is stopped too
     server.start()
     try:
         yield server.url
     finally:
-        server.stop()
+        server.begin_stop()
+        _stopping[:] = [
+            other for other in _stopping if other.process is None or other.process.poll() is None
+        ]
+
+
+def wait_for_stopped_services() -> None:
+    """Wait for every service :func:`own_service` stopped to end (killed after 10 s)."""
+    while _stopping:
+        _stopping.pop().stop()
 
 
 class AppServer:
