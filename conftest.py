@@ -259,6 +259,16 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return None
 
 
+@pytest.fixture(scope="session", autouse=True)
+def stopped_servers_end() -> Iterator[None]:
+    """Every server a test told to stop (server_support.stop_later) has ended before the session."""
+    yield
+    # Only a session that imported server_support can have stopped one.
+    support = sys.modules.get("server_support")
+    if support is not None:
+        support.wait_for_stopped_servers()
+
+
 @pytest.fixture(scope="session")
 @starts_processes
 def drop_token_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:

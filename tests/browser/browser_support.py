@@ -15,7 +15,7 @@ from playwright.sync_api import ConsoleMessage, Dialog, Error, Locator, Page, ex
 from browser.fresh_hosts import fresh_host
 from connect_four.engine import Game, column_scores
 from connect_four.service.records import drop_token_rules
-from server_support import HTTP, Server, listening_socket
+from server_support import HTTP, Server, listening_socket, stop_later
 
 XSS_NAMES = ("<img src=x onerror=alert(1)>", '"><svg onload=alert(2)>')
 """Player names that run script if a page renders them as HTML (the service accepts both)."""
@@ -104,36 +104,20 @@ def shown(score: int, exact: bool) -> str:
     return text if exact else "≈" + text
 
 
-_stopping: list[Server] = []
-"""Services :func:`own_service` told to stop, whose end :func:`wait_for_stopped_services` awaits."""
-
-
 @contextlib.contextmanager
 def own_service(db: Path) -> Iterator[str]:
     """A real service of one test's own, on a loopback address no other test used: its URL.
 
-    On leaving, the service is told to stop but not waited for: its
-    shutdown (uvicorn's, 0.15 to 0.2 s, nearly all of it waiting) goes on
-    while the next test runs. Nothing can reach it meanwhile: its address
-    is never used again, its database is its own. The session ends with
-    :func:`wait_for_stopped_services`.
+    On leaving, the service is told to stop but not waited for
+    (server_support.stop_later): nothing can reach it while it ends, its
+    address is never used again and its database is its own.
     """
     server = Server(db, host=fresh_host())
-    _stopping.append(server)  # a server that fails to start is stopped too
-    server.start()
     try:
+        server.start()
         yield server.url
     finally:
-        server.begin_stop()
-        _stopping[:] = [
-            other for other in _stopping if other.process is None or other.process.poll() is None
-        ]
-
-
-def wait_for_stopped_services() -> None:
-    """Wait for every service :func:`own_service` stopped to end (killed after 10 s)."""
-    while _stopping:
-        _stopping.pop().stop()
+        stop_later(server)
 
 
 class AppServer:

@@ -31,7 +31,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 from slow_support import starts_processes
 
-from browser.browser_support import own_service, wait_for_stopped_services
+from browser.browser_support import own_service
 from browser.chromium import CHROMIUM, CHROMIUM_ARGUMENTS
 from browser.context_pool import ContextPool, lent_pages
 
@@ -63,13 +63,6 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGUMENTS)
     yield browser
     browser.close()
-
-
-@pytest.fixture(scope="session", autouse=True)
-def stopped_services_end() -> Iterator[None]:
-    """The services the tests told to stop have all ended before the session does."""
-    yield
-    wait_for_stopped_services()
 
 
 @pytest.fixture

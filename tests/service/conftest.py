@@ -26,7 +26,7 @@ from slow_support import starts_processes
 from bench.postgres_cluster import Cluster, ClusterUnavailable, start_cluster
 from connect_four.service import store_calls
 from connect_four.service.main import create_app
-from server_support import REPOSITORY, Database, Server
+from server_support import REPOSITORY, Database, Server, stop_later
 
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 """This process's name among pytest-xdist's workers ("main" without xdist)."""
@@ -172,8 +172,17 @@ def start_server(database: Database) -> Iterator[Callable[..., Server]]:
         return server
 
     yield start
+    # All told at once, the SQLite ones (each test's own file) waited for at
+    # the session's end (server_support.stop_later); a PostgreSQL database's
+    # name is the next test's too, so those servers end before the test does.
     for server in servers:
-        server.stop()
+        if isinstance(server.db, Path):
+            stop_later(server)
+        else:
+            server.begin_stop()
+    for server in servers:
+        if not isinstance(server.db, Path):
+            server.stop()
 
 
 @pytest.fixture
