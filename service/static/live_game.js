@@ -7,7 +7,7 @@ import { Board, COLOURS, describeMove, MARKERS } from "./board.js";
 import { failed } from "./failure.js";
 import { follow } from "./follow.js";
 import { foldInvite, hideInvite, keptInvite, showInvite } from "./invite.js";
-import { followStatus, friendAct } from "./match.js";
+import { followStatus, friendAct, matchScore, offerWords } from "./match.js";
 import { MatchView } from "./match_view.js";
 import { PlayedGame, playersHeading, showNothing } from "./played_game.js";
 import { chooseToken } from "./player_token.js";
@@ -17,19 +17,6 @@ import { $, announce, clearNotice, clearTrouble, notice, setActions, setStatus, 
 /** @typedef {import("./follow.js").MoveEntry} MoveEntry */
 /** @typedef {import("./match.js").FriendStatus} FriendStatus */
 /** @typedef {import("./ui.js").Action} Action */
-
-/** @type {Record<string, string>} an offer of each kind, as its offerer's opponent reads it */
-const OFFERED = {
-  draw: "offers a draw",
-  takeback: "asks to take back their last move",
-  rematch: "offers a rematch, colours swapped",
-};
-/** @type {Record<string, string>} the same offer, as its offerer reads it */
-const OFFERING = {
-  draw: "You offered a draw",
-  takeback: "You asked to take back your last move",
-  rematch: "You offered a rematch, colours swapped",
-};
 
 export class LiveGame extends PlayedGame {
   /**
@@ -219,7 +206,7 @@ export class LiveGame extends PlayedGame {
     this.match.show(status, this.names, this.side);
     this.sayNews(before, status);
     this.match.offerLine(this.offerText());
-    this.match.score(this.scoreText());
+    this.match.score(matchScore(this.status, this.names));
     setActions(this.actions());
     return false;
   }
@@ -229,7 +216,7 @@ export class LiveGame extends PlayedGame {
     if (!before) return;
     const offer = now.offer;
     if (offer && (offer.kind !== before.offer?.kind || offer.by !== before.offer?.by) && offer.by !== this.me) {
-      announce(`${offer.by} ${OFFERED[offer.kind]}.`);
+      announce(offerWords(now, this.me, "", false));
     }
     const gone = before.offer;
     if (gone && !offer && gone.by === this.me && now.moves === before.moves && now.state === before.state) {
@@ -259,28 +246,9 @@ export class LiveGame extends PlayedGame {
   }
 
   offerText() {
-    const status = this.status;
-    if (!status) return "";
-    const offer = status.offer;
-    if (offer && offer.by === this.me)
-      return `${OFFERING[offer.kind]}: waiting for ${this.names[1 - this.side]}'s answer.`;
-    if (offer) return `${offer.by} ${OFFERED[offer.kind]}.`;
-    if (this.claimsNow) return `${this.names[1 - this.side]} has been away too long: you may claim the win or a draw.`;
-    return this.news;
-  }
-
-  // The match: the games before this one (the status's score), and this one once it is over.
-  scoreText() {
-    const status = this.status;
-    if (!status || (!status.previous && status.state !== "DONE")) return "";
-    const wins = { ...status.wins };
-    let draws = status.draws;
-    if (status.state === "DONE") {
-      if (status.winner) wins[status.winner] = (wins[status.winner] ?? 0) + 1;
-      else draws += 1;
-    }
-    const score = this.names.map((name) => `${name} ${wins[name] ?? 0}`).join(", ");
-    return `Match: ${score}` + (draws ? `, ${draws} ${draws === 1 ? "draw" : "draws"}.` : ".");
+    if (!this.status) return "";
+    const opponent = this.side >= 0 ? this.names[1 - this.side] : "";
+    return offerWords(this.status, this.me, opponent, this.claimsNow) || this.news;
   }
 
   // A takeback accepted shortened the move list: the board is read again from it.

@@ -1,6 +1,6 @@
 // A game between friends' status (GET /friend_game/{gameId}): presence, clocks, the offer
-// pending, a claim allowed, the rematch and the match score, followed by long poll. The
-// playing side's own wait is what keeps this player present for the opponent.
+// pending, a claim allowed, the rematch and the match score, followed by long poll, and said
+// in words. The playing side's own wait is what keeps this player present for the opponent.
 
 import { isAbort, newKey, Refused, request } from "./api.js";
 import { POLL_MS, RETRY_MOST_MS, sleep, WAIT_SECONDS } from "./follow.js";
@@ -69,4 +69,50 @@ export async function followStatus({ gameId, me, token }, onStatus, signal, wake
     }
     if (pause) await sleep(pause, signal, wake);
   }
+}
+
+/** @type {Record<string, string>} an offer of each kind, as its offerer's opponent reads it */
+const OFFERED = {
+  draw: "offers a draw",
+  takeback: "asks to take back their last move",
+  rematch: "offers a rematch, colours swapped",
+};
+/** @type {Record<string, string>} the same offer, as its offerer reads it */
+const OFFERING = {
+  draw: "You offered a draw",
+  takeback: "You asked to take back your last move",
+  rematch: "You offered a rematch, colours swapped",
+};
+
+/**
+ * The offer pending in words, as player `me` (null: a watcher) reads it, or the claim that
+ * `claims` allows them against `opponent`; "" for neither.
+ * @param {FriendStatus} status
+ * @param {string | null} me
+ * @param {string} opponent
+ * @param {boolean} claims
+ */
+export function offerWords(status, me, opponent, claims) {
+  const offer = status.offer;
+  if (offer && offer.by === me) return `${OFFERING[offer.kind]}: waiting for ${opponent}'s answer.`;
+  if (offer) return `${offer.by} ${OFFERED[offer.kind]}.`;
+  return claims ? `${opponent} has been away too long: you may claim the win or a draw.` : "";
+}
+
+/**
+ * The match's score: the games before this one (the status's), and this one once it is over;
+ * "" for a first game still being played.
+ * @param {FriendStatus | null} status
+ * @param {string[]} names
+ */
+export function matchScore(status, names) {
+  if (!status || (!status.previous && status.state !== "DONE")) return "";
+  const wins = { ...status.wins };
+  let draws = status.draws;
+  if (status.state === "DONE") {
+    if (status.winner) wins[status.winner] = (wins[status.winner] ?? 0) + 1;
+    else draws += 1;
+  }
+  const score = names.map((name) => `${name} ${wins[name] ?? 0}`).join(", ");
+  return `Match: ${score}` + (draws ? `, ${draws} ${draws === 1 ? "draw" : "draws"}.` : ".");
 }
