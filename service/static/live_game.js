@@ -205,7 +205,7 @@ export class LiveGame extends PlayedGame {
     }
     this.match.show(status, this.names, this.side);
     this.sayNews(before, status);
-    this.match.offerLine(this.offerText());
+    this.match.offerLine(this.offerText(), this.offerActions());
     this.match.score(matchScore(this.status, this.names));
     setActions(this.actions());
     return false;
@@ -347,12 +347,6 @@ export class LiveGame extends PlayedGame {
     const actions = [];
     const status = this.status;
     const offer = status?.offer;
-    if (this.side >= 0 && offer && offer.by !== this.me) {
-      actions.push(
-        { label: `Accept the ${offer.kind}`, run: () => this.act("answer", { accept: true }, "Your answer") },
-        { label: `Decline the ${offer.kind}`, run: () => this.act("answer", { accept: false }, "Your answer") },
-      );
-    }
     if (this.board.over) {
       if (this.side >= 0 && status?.state === "DONE" && !offer && !status.rematch) {
         actions.push({ label: "Offer a rematch", run: () => this.act("offer", { kind: "rematch" }, "Your offer") });
@@ -369,12 +363,6 @@ export class LiveGame extends PlayedGame {
         { label: "No, keep playing", run: () => this.askQuit(false) },
       );
     } else if (this.side >= 0) {
-      if (this.claimsNow) {
-        actions.push(
-          { label: "Claim the win", run: () => this.act("claim", { result: "win" }, "Your claim") },
-          { label: "Claim a draw", run: () => this.act("claim", { result: "draw" }, "Your claim") },
-        );
-      }
       if (status && !offer) {
         actions.push({ label: "Offer a draw", run: () => this.act("offer", { kind: "draw" }, "Your offer") });
         if (this.board.entries.some((entry) => entry.player === this.side)) {
@@ -399,6 +387,24 @@ export class LiveGame extends PlayedGame {
       const button = $("game-actions").querySelector("button:last-child");
       if (button instanceof HTMLButtonElement) button.focus();
     }
+  }
+
+  /** @returns {Action[]} the buttons that answer the opponent's offer, or make the claim allowed */
+  offerActions() {
+    const offer = this.status?.offer;
+    if (this.side >= 0 && offer && offer.by !== this.me) {
+      return [
+        { label: `Accept the ${offer.kind}`, run: () => this.act("answer", { accept: true }, "Your answer") },
+        { label: `Decline the ${offer.kind}`, run: () => this.act("answer", { accept: false }, "Your answer") },
+      ];
+    }
+    if (!offer && this.claimsNow) {
+      return [
+        { label: "Claim the win", run: () => this.act("claim", { result: "win" }, "Your claim") },
+        { label: "Claim a draw", run: () => this.act("claim", { result: "draw" }, "Your claim") },
+      ];
+    }
+    return [];
   }
 
   /** @param {number} column */

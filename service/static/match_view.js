@@ -2,7 +2,7 @@
 // offer pending and the match score. Between two statuses the clocks and "away for" tick here.
 
 import { COLOURS, MARKERS } from "./board.js";
-import { $ } from "./ui.js";
+import { $, fillActions } from "./ui.js";
 
 /** @typedef {import("./match.js").FriendStatus} FriendStatus */
 
@@ -67,7 +67,13 @@ export class MatchView {
       chip.setAttribute("aria-label", `${MARKERS[index]}, ${COLOURS[index]}:`);
       const who = document.createElement("span");
       who.className = "who";
-      who.textContent = name + (index === side ? " (you)" : "");
+      who.textContent = name;
+      if (index === side) {
+        const you = document.createElement("span");
+        you.className = "you";
+        you.textContent = " (you)"; // left out where the panel is narrow: the heading says it
+        who.append(you);
+      }
       const presence = document.createElement("span");
       presence.className = "presence";
       const clock = document.createElement("span");
@@ -103,11 +109,16 @@ export class MatchView {
     });
   }
 
-  /** The offer pending (or claim allowed) in words; "" for none. */
-  offerLine(/** @type {string} */ text) {
-    const line = $("offer-line");
-    line.textContent = text;
-    line.hidden = !text;
+  /**
+   * The offer pending (or the claim allowed) in words, and the buttons that answer it, in a
+   * box that floats over the page's foot (as notices do: the board never moves); "" for none.
+   * @param {string} text
+   * @param {import("./ui.js").Action[]} [actions]
+   */
+  offerLine(text, actions = []) {
+    $("offer-line").textContent = text;
+    fillActions($("offer-actions"), actions);
+    $("offer").hidden = !text;
   }
 
   /** The match score in words; "" for none. */

@@ -83,7 +83,7 @@ export const clearTrouble = () => unsay("trouble");
 
 export const setActions = (/** @type {Action[]} */ actions) => fillActions($("game-actions"), actions);
 
-function fillActions(/** @type {HTMLElement} */ root, /** @type {Action[]} */ actions) {
+export function fillActions(/** @type {HTMLElement} */ root, /** @type {Action[]} */ actions) {
   root.replaceChildren(
     ...actions.map(({ label, run }) => {
       const button = document.createElement("button");
