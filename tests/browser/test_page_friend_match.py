@@ -252,3 +252,25 @@ def test_the_same_match_with_one_friend_at_the_terminal(
     prompted(panes, bob, LEAVE)
     panes.type_line(bob, "")
     assert panes.exit_status(bob) == 0, panes.screen(bob)
+
+
+def test_a_correspondence_clock_shows_days_a_move_and_a_plain_game_shows_none(
+    clocked: tuple[str, FakeClock], new_page: Callable[..., Page]
+) -> None:
+    url, clock = clocked
+    ann = new_page()
+    ann.goto(url + "/")
+    ann.get_by_label("Time control").select_option("days")
+    ann.get_by_label("Days", exact=True).fill("2")
+    ann.get_by_role("button", name="Create game").click()
+    expect(player(ann, "player2").locator(".clock")).to_have_text("2 d 0 h")
+    drop(ann, 3)
+    wait_for_discs(ann, 1)  # the move stored (its answer came): player2's clock runs
+    clock.advance(3 * 3600 + 60)  # player2 thinks for three hours and a minute
+    ann.reload()  # a status read now: the clock as the service keeps it
+    expect(player(ann, "player2").locator(".clock")).to_have_text("1 d 20 h")
+    ann.goto(url + "/")
+    ann.get_by_label("Time control").select_option("")
+    ann.get_by_role("button", name="Create game").click()
+    expect(player(ann, "player2").locator(".presence")).to_have_text(re.compile(r"^away for"))
+    expect(player(ann, "player2").locator(".clock")).to_be_hidden()
