@@ -404,6 +404,13 @@ export class LiveGame extends PlayedGame {
         { label: "Claim a draw", run: () => this.act("claim", { result: "draw" }, "Your claim") },
       ];
     }
+    if (!offer && this.news) {
+      const dismiss = () => {
+        this.news = "";
+        this.match.offerLine("");
+      };
+      return [{ label: "Dismiss", run: dismiss }];
+    }
     return [];
   }
 

@@ -138,6 +138,8 @@ def test_two_friends_lose_and_regain_presence_offer_flag_rematch_and_claim_in_th
     button(ann, "Decline the draw").click()
     expect(bob.locator("#offer-line")).to_have_text("ann declined your draw offer.")
     expect(status(bob)).to_contain_text("Your turn")
+    button(bob, "Dismiss").click()
+    expect(bob.locator("#offer")).to_be_hidden()
 
     # Bob's flag falls (his minute is up): the game's end, with its reason, for both.
     clock.advance(61)
