@@ -87,8 +87,8 @@ def test_two_friends_lose_and_regain_presence_offer_flag_rematch_and_claim_in_th
 ) -> None:
     url, clock = clocked
     ann = new_page()
-    link = create_game(ann, url, "1")
-    expect(player(ann, "ann").locator(".clock")).to_have_text("1:00")
+    link = create_game(ann, url, "2")
+    expect(player(ann, "ann").locator(".clock")).to_have_text("2:00")
     bob = new_page()
     bob.goto(link)
     # Each sees the other there, pushed by the status's long poll.
@@ -141,8 +141,8 @@ def test_two_friends_lose_and_regain_presence_offer_flag_rematch_and_claim_in_th
     button(bob, "Dismiss").click()
     expect(bob.locator("#offer")).to_be_hidden()
 
-    # Bob's flag falls (his minute is up): the game's end, with its reason, for both.
-    clock.advance(61)
+    # Bob's flag falls (his two minutes are up): the game's end, with its reason, for both.
+    clock.advance(121)
     expect(status(ann)).to_have_text("bob ran out of time: you win.")
     expect(status(bob)).to_have_text("Your time ran out: ann wins.")
     expect(bob.locator("#move-list tbody")).to_contain_text("time out")
@@ -157,7 +157,7 @@ def test_two_friends_lose_and_regain_presence_offer_flag_rematch_and_claim_in_th
         expect(page).not_to_have_url(first_game)
         expect(page.locator("#play-heading")).to_contain_text(re.compile(r"^X bob.* against O ann"))
         expect(page.locator("#match-score")).to_have_text("Match: bob 0, ann 1.")
-        expect(player(page, "bob").locator(".clock")).to_have_text("1:00")
+        expect(player(page, "bob").locator(".clock")).to_have_text("2:00")
     for number, column in enumerate([0, 1, 0, 1]):
         drop((bob, ann)[number % 2], column)
         wait_for_discs(ann, number + 1)
