@@ -17,12 +17,13 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
-from test_connect_tmux import DEADLINE, Tmux, run_in_pane
+from test_connect_tmux import Tmux, run_in_pane
 from test_connect_tmux import tmux as panes  # noqa: F401 (the fixture, by this name here)
 
 from browser.browser_support import AppServer, drop, status, wait_for_discs
 from connect_four.service.main import create_app
 from fake_clock import FakeClock
+from network_support import DEADLINE
 from server_support import REPOSITORY
 
 pytestmark = pytest.mark.slow
