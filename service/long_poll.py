@@ -76,6 +76,9 @@ async def wait_for_news(
                 if not await hub.changed(watched, seen, left, gone):
                     if gone is not None and gone.done():
                         gone.result()  # Raises what receiving raised (the body's limits).
+                        # Nobody left to answer: read again (a clock running) and it would
+                        # spin on the loop until the deadline, the future being done.
+                        return reading.answer
                     if reading.again is None or hub.closing or loop.time() >= deadline:
                         return reading.answer
     finally:

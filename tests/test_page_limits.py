@@ -56,6 +56,9 @@ def test_limits_js_holds_the_values_of_their_python_homes() -> None:
         "TERMINAL_ROWS": Rules().rows,
         "TERMINAL_COLUMNS": Rules().columns,
         "DIGIT_COLUMNS": DIGIT_COLUMNS,
+        "MAX_CLOCK_MINUTES": limits.MAX_CLOCK_MINUTES,
+        "MAX_INCREMENT": limits.MAX_INCREMENT,
+        "MAX_CLOCK_DAYS": limits.MAX_CLOCK_DAYS,
     }
 
 

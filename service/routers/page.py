@@ -67,6 +67,9 @@ PAGE_LIMITS: dict[str, int | str | list[str] | dict[str, str]] = {
     "TERMINAL_ROWS": _TERMINAL_RULES.rows,
     "TERMINAL_COLUMNS": _TERMINAL_RULES.columns,
     "DIGIT_COLUMNS": DIGIT_COLUMNS,
+    "MAX_CLOCK_MINUTES": limits.MAX_CLOCK_MINUTES,
+    "MAX_INCREMENT": limits.MAX_INCREMENT,
+    "MAX_CLOCK_DAYS": limits.MAX_CLOCK_DAYS,
 }
 """The service's limits and the engine's defaults that the page applies before it
 asks, by name: the page imports them from ``/static/limits.js``, made here from

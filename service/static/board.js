@@ -6,7 +6,7 @@ import { CONNECT, DIGIT_COLUMNS } from "./limits.js";
 export const MARKERS = ["X", "O"];
 export const COLOURS = ["red", "yellow"];
 
-/** @typedef {{player: number, column: number | null}} Entry  a move (column null: a quit) */
+/** @typedef {{player: number, column: number | null, reason?: string}} Entry  a move (column null: a quit; reason: TIMEOUT, ABANDONED) */
 
 export class Board {
   /**
@@ -30,13 +30,15 @@ export class Board {
     this.line = [];
     /** @type {number | null} */
     this.quitter = null;
+    /** Ended as a draw by the players (agreed, or claimed): no move says so. */
+    this.drawn = false;
   }
 
   get toMove() {
     return this.entries.length % 2;
   }
   get over() {
-    return this.winner !== null || this.quitter !== null || this.full;
+    return this.winner !== null || this.quitter !== null || this.full || this.drawn;
   }
   get full() {
     return this.heights.every((h) => h >= this.rows);
@@ -65,8 +67,8 @@ export class Board {
     return row;
   }
 
-  quit(/** @type {number} */ player) {
-    this.entries.push({ player, column: null });
+  quit(/** @type {number} */ player, /** @type {string | undefined} */ reason = undefined) {
+    this.entries.push(reason ? { player, column: null, reason } : { player, column: null });
     this.quitter = player;
     this.winner = 1 - player;
   }
@@ -164,7 +166,11 @@ export function replayText(rows, columns, text) {
   return board;
 }
 
+/** @type {Record<string, string>} how a game between friends' quits are said */
+const QUITS = { TIMEOUT: "ran out of time", ABANDONED: "was away: the win was claimed" };
+
 export function describeMove(/** @type {string[]} */ names, /** @type {Entry} */ entry) {
   const who = `${names[entry.player]} (${MARKERS[entry.player]})`;
-  return entry.column === null ? `${who} quit` : `${who} played column ${entry.column}`;
+  if (entry.column !== null) return `${who} played column ${entry.column}`;
+  return `${who} ${QUITS[entry.reason ?? ""] ?? "quit"}`;
 }

@@ -9,7 +9,10 @@ import { keepInvite } from "./invite.js";
 import {
   DOT_NAMES,
   MAX_ANALYSIS_SIZE,
+  MAX_CLOCK_DAYS,
+  MAX_CLOCK_MINUTES,
   MAX_COMPUTER_SIZE,
+  MAX_INCREMENT,
   MAX_NAME_LENGTH,
   MAX_SIZE,
   MIN_COMPUTER_SIZE,
@@ -89,6 +92,45 @@ function limitNames() {
   }
 }
 
+/** The clock's fields: the service's bounds, and only those of the kind chosen shown. */
+function limitClock() {
+  const form = $("friend-form", HTMLFormElement);
+  /** @type {[string, number, number | "any"][]} each field's least, most and step */
+  const bounds = [
+    ["minutes", MAX_CLOCK_MINUTES, "any"],
+    ["increment", MAX_INCREMENT, "any"],
+    ["days", MAX_CLOCK_DAYS, 1],
+  ];
+  for (const [name, most, step] of bounds) {
+    const input = form.elements.namedItem(name);
+    if (!(input instanceof HTMLInputElement)) throw new TypeError(`the friend form has no field ${name}`);
+    input.min = name === "minutes" ? "0.1" : name === "days" ? "1" : "0";
+    input.max = String(most);
+    input.step = String(step);
+  }
+  const kind = form.elements.namedItem("clock");
+  if (!(kind instanceof HTMLSelectElement)) throw new TypeError("the friend form has no clock");
+  const show = () => {
+    for (const label of form.querySelectorAll("[data-clock]")) {
+      if (!(label instanceof HTMLElement)) continue;
+      label.hidden = label.dataset.clock !== kind.value;
+      const input = label.querySelector("input");
+      if (input) input.disabled = label.hidden; // a hidden field is neither checked nor sent
+    }
+  };
+  kind.addEventListener("change", show);
+  show();
+}
+
+/** The creation body's clock: minutes and an increment, days a move, or none. */
+function clockOf(/** @type {HTMLFormElement} */ form) {
+  const kind = field(form, "clock");
+  if (kind === "minutes")
+    return { minutes: Number(field(form, "minutes")), increment: Number(field(form, "increment")) };
+  if (kind === "days") return { days: Number(field(form, "days")) };
+  return undefined;
+}
+
 /** Creates a game between two people on the service; keeps the creator's token and invite. */
 function createGame(/** @type {HTMLFormElement} */ form) {
   const me = field(form, "me").trim();
@@ -102,7 +144,9 @@ function createGame(/** @type {HTMLFormElement} */ form) {
   const create = async () => {
     clearNotice();
     try {
-      const created = await request("POST", "/drop_token", { body: { players, rows, columns, tokens: true } });
+      const clock = clockOf(form);
+      const body = { players, rows, columns, tokens: true, ...(clock ? { clock } : {}) };
+      const created = await request("POST", "/drop_token", { body });
       const gameId = created.gameId;
       store(tokenKey(gameId, me), created.tokens[me]);
       keepInvite({ gameId, friend, token: created.tokens[friend], rows, columns });
@@ -131,6 +175,7 @@ function openGame(/** @type {HTMLFormElement} */ form) {
 export function listenToHome() {
   fillChoices();
   limitNames();
+  limitClock();
   onSubmit("friend-form", createGame);
   onSubmit("computer-form", (form) => {
     const [r, c] = sizeOf(form);

@@ -7,11 +7,16 @@ import { Board, COLOURS, describeMove, MARKERS } from "./board.js";
 import { failed } from "./failure.js";
 import { follow } from "./follow.js";
 import { foldInvite, hideInvite, keptInvite, showInvite } from "./invite.js";
+import { followStatus, friendAct, matchScore, offerWords } from "./match.js";
+import { MatchView } from "./match_view.js";
 import { PlayedGame, playersHeading, showNothing } from "./played_game.js";
 import { chooseToken } from "./player_token.js";
-import { $, announce, clearNotice, clearTrouble, notice, setStatus, showView, trouble } from "./ui.js";
+import { store, tokenKey } from "./storage.js";
+import { $, announce, clearNotice, clearTrouble, notice, setActions, setStatus, showView, trouble } from "./ui.js";
 
 /** @typedef {import("./follow.js").MoveEntry} MoveEntry */
+/** @typedef {import("./match.js").FriendStatus} FriendStatus */
+/** @typedef {import("./ui.js").Action} Action */
 
 export class LiveGame extends PlayedGame {
   /**
@@ -33,6 +38,19 @@ export class LiveGame extends PlayedGame {
     this.confirmingQuit = false;
     this.invite = false;
     this.inviteFolded = false;
+    this.match = new MatchView();
+    /** @type {FriendStatus | null} the game between friends' last status */
+    this.status = null;
+    /** @type {AbortController | null} the move list's following, stopped by a takeback */
+    this.moves = null;
+    this.resyncing = false;
+    /** A sentence about the last offer's fate ("bob declined your draw offer."), until the next move. */
+    this.news = "";
+  }
+
+  stop() {
+    super.stop();
+    this.match.hide();
   }
 
   start() {
@@ -88,6 +106,7 @@ export class LiveGame extends PlayedGame {
       this.draw();
       if (board.over) this.finish();
       else this.follow(gameId);
+      this.followStatus(gameId);
     } catch (error) {
       if (isAbort(error)) return;
       showNothing(this.boardView);
@@ -119,6 +138,8 @@ export class LiveGame extends PlayedGame {
 
   /** @param {string} gameId */
   follow(gameId) {
+    this.moves?.abort();
+    this.moves = new AbortController();
     follow(
       gameId,
       () => this.board.entries.length,
@@ -141,9 +162,146 @@ export class LiveGame extends PlayedGame {
           );
         }
       },
+      AbortSignal.any([this.abort.signal, this.moves.signal]),
+      this.wake,
+    );
+  }
+
+  /** @param {string} gameId */
+  followStatus(gameId) {
+    const me = this.side >= 0 ? this.me : null;
+    followStatus(
+      { gameId, me, token: me === null ? null : this.token },
+      (status) => this.onStatus(status),
       this.abort.signal,
       this.wake,
     );
+  }
+
+  /**
+   * A new status: the panel redrawn, a takeback or an agreed draw applied, news said, and a
+   * rematch agreed followed to its game; true (stop following) once this page leaves.
+   * @param {FriendStatus} status
+   */
+  onStatus(status) {
+    const before = this.status;
+    this.status = status;
+    const board = this.board;
+    if (status.moves < board.entries.length) this.resync();
+    else if (
+      status.state === "DONE" &&
+      !board.over &&
+      status.moves === board.entries.length &&
+      (status.reason === "DRAW_AGREED" || status.reason === "DRAW_CLAIMED")
+    ) {
+      board.drawn = true; // no move says so: the status does
+      this.moves?.abort();
+      if (this.invite) hideInvite();
+      this.finish();
+    }
+    if (status.rematch && this.side >= 0 && this.me !== null) {
+      this.goToRematch(status.rematch);
+      return true;
+    }
+    this.match.show(status, this.names, this.side);
+    this.sayNews(before, status);
+    this.match.offerLine(this.offerText(), this.offerActions());
+    this.match.score(matchScore(this.status, this.names));
+    setActions(this.actions());
+    return false;
+  }
+
+  /** What changed that the other side did: an offer made or answered, the opponent gone or back. */
+  sayNews(/** @type {FriendStatus | null} */ before, /** @type {FriendStatus} */ now) {
+    if (!before) return;
+    const offer = now.offer;
+    if (offer && (offer.kind !== before.offer?.kind || offer.by !== before.offer?.by) && offer.by !== this.me) {
+      announce(offerWords(now, this.me, "", false));
+    }
+    const gone = before.offer;
+    if (gone && !offer && gone.by === this.me && now.moves === before.moves && now.state === before.state) {
+      this.news = `${this.names[1 - this.side]} declined your ${gone.kind} offer.`;
+      announce(this.news);
+    }
+    if (this.side < 0 || now.state === "DONE") return;
+    const other = now.players[1 - this.side];
+    const was = before.players[1 - this.side];
+    if (other && was && other.present !== was.present) {
+      announce(other.present ? `${other.name} is back.` : `${other.name} is away.`);
+    }
+    if (now.claimable && !before.claimable && this.claimsNow) {
+      announce(`${other.name} has been away too long: you may claim the win or a draw.`);
+    }
+  }
+
+  // A claim is this player's while the opponent, on their turn, has been away long enough.
+  get claimsNow() {
+    const status = this.status;
+    return Boolean(
+      status?.claimable &&
+        status.state === "IN_PROGRESS" &&
+        this.side >= 0 &&
+        status.toMove === this.names[1 - this.side],
+    );
+  }
+
+  offerText() {
+    if (!this.status) return "";
+    const opponent = this.side >= 0 ? this.names[1 - this.side] : "";
+    return offerWords(this.status, this.me, opponent, this.claimsNow) || this.news;
+  }
+
+  // A takeback accepted shortened the move list: the board is read again from it.
+  async resync() {
+    const gameId = this.gameId;
+    if (this.resyncing || !gameId) return;
+    this.resyncing = true;
+    this.moves?.abort();
+    try {
+      const list = await request("GET", `${gamePath(gameId)}/moves`, { signal: this.abort.signal });
+      this.board = new Board(this.board.rows, this.board.columns);
+      this.ended = null;
+      this.news = "";
+      this.apply(list.moves, 0, false);
+      announce(`A move was taken back. ${this.turnText()}`);
+      this.draw();
+      if (this.board.over) this.finish();
+      else this.follow(gameId);
+    } catch (error) {
+      if (!isAbort(error)) failed(error, "The game could not be read again", () => this.resync());
+    } finally {
+      this.resyncing = false;
+    }
+  }
+
+  /** Both players agreed to a rematch: this player's token goes with them to its game. */
+  goToRematch(/** @type {string} */ gameId) {
+    if (this.me === null) return;
+    if (this.token) store(tokenKey(gameId, this.me), this.token);
+    location.hash = fragment({ game: gameId, me: this.me });
+  }
+
+  /**
+   * This player's offer, answer or claim; `after` takes the service's answer.
+   * @param {"offer" | "answer" | "claim"} act
+   * @param {Record<string, unknown>} body
+   * @param {string} what  the act in words, for a refusal
+   */
+  async act(act, body, what) {
+    if (!this.gameId || this.me === null) return;
+    clearNotice();
+    try {
+      const answer = await friendAct(
+        { gameId: this.gameId, me: this.me, token: this.token, signal: this.abort.signal },
+        act,
+        body,
+      );
+      if (answer?.rematch) this.goToRematch(answer.rematch);
+      else if (answer?.version) this.onStatus(answer);
+    } catch (error) {
+      if (isAbort(error)) return;
+      failed(error, `${what} failed`, () => this.act(act, body, what));
+    }
   }
 
   /**
@@ -156,12 +314,13 @@ export class LiveGame extends PlayedGame {
     const board = this.board;
     entries.forEach((entry, offset) => {
       if (start + offset < board.entries.length || board.over) return;
-      if (entry.type === "QUIT") board.quit(this.names.indexOf(entry.player));
-      else board.play(Number(entry.column));
+      if (entry.type === "MOVE") board.play(Number(entry.column));
+      else board.quit(this.names.indexOf(entry.player), entry.type === "QUIT" ? undefined : entry.type);
       const last = board.entries.at(-1);
       if (speak && last) announce(`${describeMove(this.names, last)}.`);
     });
     if (speak && !board.over) announce(this.turnText());
+    if (speak && entries.length) this.news = "";
     if (this.invite && this.friendMoved && !this.inviteFolded) {
       this.inviteFolded = true;
       foldInvite();
@@ -184,15 +343,37 @@ export class LiveGame extends PlayedGame {
   }
 
   actions() {
+    /** @type {Action[]} */
     const actions = [];
-    if (this.board.over) actions.push(reviewAction(this.board, this.names));
-    else if (this.side >= 0 && this.confirmingQuit) {
+    const status = this.status;
+    const offer = status?.offer;
+    if (this.board.over) {
+      if (this.side >= 0 && status?.state === "DONE" && !offer && !status.rematch) {
+        actions.push({ label: "Offer a rematch", run: () => this.act("offer", { kind: "rematch" }, "Your offer") });
+      }
+      const rematch = status?.rematch;
+      if (this.side < 0 && rematch) {
+        actions.push({ label: "Watch the rematch", run: () => (location.hash = fragment({ watch: rematch })) });
+      }
+      actions.push(reviewAction(this.board, this.names));
+    } else if (this.side >= 0 && this.confirmingQuit) {
       const other = this.names[1 - this.side];
       actions.push(
         { label: `Yes, quit: ${other} wins`, run: () => this.quit() },
         { label: "No, keep playing", run: () => this.askQuit(false) },
       );
-    } else if (this.side >= 0) actions.push({ label: "Quit this game", run: () => this.askQuit(true) });
+    } else if (this.side >= 0) {
+      if (status && !offer) {
+        actions.push({ label: "Offer a draw", run: () => this.act("offer", { kind: "draw" }, "Your offer") });
+        if (this.board.entries.some((entry) => entry.player === this.side)) {
+          actions.push({
+            label: "Ask to take back",
+            run: () => this.act("offer", { kind: "takeback" }, "Your request"),
+          });
+        }
+      }
+      actions.push({ label: "Quit this game", run: () => this.askQuit(true) });
+    }
     if (!this.confirmingQuit || this.board.over) actions.push(NEW_GAME);
     return actions;
   }
@@ -206,6 +387,31 @@ export class LiveGame extends PlayedGame {
       const button = $("game-actions").querySelector("button:last-child");
       if (button instanceof HTMLButtonElement) button.focus();
     }
+  }
+
+  /** @returns {Action[]} the buttons that answer the opponent's offer, or make the claim allowed */
+  offerActions() {
+    const offer = this.status?.offer;
+    if (this.side >= 0 && offer && offer.by !== this.me) {
+      return [
+        { label: `Accept the ${offer.kind}`, run: () => this.act("answer", { accept: true }, "Your answer") },
+        { label: `Decline the ${offer.kind}`, run: () => this.act("answer", { accept: false }, "Your answer") },
+      ];
+    }
+    if (!offer && this.claimsNow) {
+      return [
+        { label: "Claim the win", run: () => this.act("claim", { result: "win" }, "Your claim") },
+        { label: "Claim a draw", run: () => this.act("claim", { result: "draw" }, "Your claim") },
+      ];
+    }
+    if (!offer && this.news) {
+      const dismiss = () => {
+        this.news = "";
+        this.match.offerLine("");
+      };
+      return [{ label: "Dismiss", run: dismiss }];
+    }
+    return [];
   }
 
   /** @param {number} column */
@@ -270,7 +476,24 @@ export class LiveGame extends PlayedGame {
   }
 
   endText() {
-    const { winner, quitter } = this.board;
+    const { winner, quitter, drawn } = this.board;
+    const reason = this.board.entries.at(-1)?.reason;
+    if (drawn) {
+      return this.status?.reason === "DRAW_CLAIMED"
+        ? "Game over: a draw, claimed while a player was away."
+        : "Game over: a draw, agreed by both players.";
+    }
+    if (quitter !== null && winner !== null && reason) {
+      const result = winner === this.side ? "you win" : `${this.names[winner]} wins`;
+      if (reason === "TIMEOUT") {
+        return quitter === this.side
+          ? `Your time ran out: ${result}.`
+          : `${this.names[quitter]} ran out of time: ${result}.`;
+      }
+      return quitter === this.side
+        ? `You were away too long: ${result} by claim.`
+        : `${this.names[quitter]} was away too long: ${result} by claim.`;
+    }
     if (quitter !== null && winner !== null) {
       if (quitter === this.side) return "You quit the game.";
       return `${this.names[quitter]} quit the game: ${winner === this.side ? "you win" : `${this.names[winner]} wins`}.`;

@@ -83,7 +83,7 @@ export const clearTrouble = () => unsay("trouble");
 
 export const setActions = (/** @type {Action[]} */ actions) => fillActions($("game-actions"), actions);
 
-function fillActions(/** @type {HTMLElement} */ root, /** @type {Action[]} */ actions) {
+export function fillActions(/** @type {HTMLElement} */ root, /** @type {Action[]} */ actions) {
   root.replaceChildren(
     ...actions.map(({ label, run }) => {
       const button = document.createElement("button");
@@ -142,7 +142,7 @@ export function moveList(names, entries, at = entries.length, pick = null, verdi
       rows.push(row);
     }
     const td = cell("td", "");
-    const text = entry.column === null ? "quit" : String(entry.column);
+    const text = entry.column === null ? quitWord(entry) : String(entry.column);
     const verdict = verdicts?.[index]?.verdict ?? null;
     /** @type {HTMLElement} */
     let holder = td;
@@ -179,9 +179,13 @@ function moveWords(
   /** @type {string | null} */ verdict,
 ) {
   const who = names ? `${names[entry.player]} (${MARKERS[entry.player]})` : MARKERS[entry.player];
-  const what = entry.column === null ? "quit" : `column ${entry.column}`;
+  const what = entry.column === null ? quitWord(entry) : `column ${entry.column}`;
   return `Move ${index + 1}, ${who}: ${what}` + (verdict ? `, ${verdict}` : "");
 }
+
+/** A move list's quit in a word: a flag fall and a claimed win say so. */
+const quitWord = (/** @type {import("./board.js").Entry} */ entry) =>
+  entry.reason === "TIMEOUT" ? "time out" : entry.reason === "ABANDONED" ? "claimed" : "quit";
 
 /** The review's row of counts: each player's moves by verdict. */
 function tally(/** @type {MoveReview[]} */ verdicts) {

@@ -19,8 +19,10 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from browser.browser_support import discs, drop, wait_for_discs, wait_for_more_discs
+from browser.browser_support import AppServer, discs, drop, wait_for_discs, wait_for_more_discs
 from browser.chromium import CHROMIUM, CHROMIUM_ARGUMENTS
+from connect_four.service.main import create_app
+from fake_clock import FakeClock
 from server_support import REPOSITORY, Server
 
 SHOTS = REPOSITORY / "docs" / "screenshots"
@@ -167,6 +169,62 @@ def shoot_the_rest(browser: Browser, url: str, game: str) -> None:
     phone.screenshot(path=SHOTS / "phone-review.png", full_page=True)
 
 
+def shoot_the_match(browser: Browser, folder: Path) -> None:
+    """A game between friends with a clock: presence, clocks and an offer, in both schemes and
+    at both widths; and the friend away, the win to claim. The service runs here, on a clock
+    this script moves (tests/fake_clock.py), so the clocks show time spent without waiting."""
+    clock = FakeClock()
+    app = create_app(folder / "match.db", clock=clock, claim_after=30)
+    with AppServer(app) as url:
+        for viewport, scheme, name in (
+            (DESKTOP, "light", "match.png"),
+            (DESKTOP, "dark", "match-dark.png"),
+            (PHONE, "light", "match-phone.png"),
+            (PHONE, "dark", "match-phone-dark.png"),
+        ):
+            ann = new_page(browser, viewport, scheme)
+            ann.goto(url + "/")
+            ann.get_by_label("Your name").fill("ann")
+            ann.get_by_label("Friend's name").fill("bob")
+            ann.get_by_label("Time control").select_option("minutes")
+            ann.get_by_label("Minutes", exact=True).fill("5")
+            ann.get_by_label("+ seconds a move").fill("3")
+            ann.get_by_role("button", name="Create game").click()
+            expect(ann.locator("#invite-link")).to_have_value(re.compile(r"#game="))
+            bob = new_page(browser, viewport, scheme)
+            bob.goto(ann.locator("#invite-link").input_value())
+            for number, column in enumerate([3, 3, 4, 2, 4]):
+                clock.advance(7 + 5 * number)  # each player's thinking, on the service's clock
+                drop((ann, bob)[number % 2], column)
+                wait_for_discs(ann, number + 1)
+            wait_for_discs(bob, 5)
+            bob.get_by_role("button", name="Offer a draw", exact=True).click()
+            expect(ann.locator("#offer-line")).to_have_text("bob offers a draw.")
+            expect(ann.locator("#match-players li", has_text="bob")).to_contain_text("connected")
+            ann.evaluate("scrollTo(0, 0)")
+            ann.screenshot(path=SHOTS / name)
+            if name == "match.png":
+                ann.get_by_role("button", name="Decline the draw", exact=True).click()
+                drop(bob, 5)
+                drop(ann, 2)
+                bob.context.close()  # bob leaves on his turn, and stays away
+                away = ann.locator("#match-players li", has_text="bob")
+                for _ in range(40):
+                    clock.advance(2)
+                    try:
+                        expect(away).to_contain_text("away for", timeout=1000)
+                        break
+                    except AssertionError:
+                        continue
+                clock.advance(30)
+                expect(ann.get_by_role("button", name="Claim the win")).to_be_visible()
+                ann.evaluate("scrollTo(0, 0)")
+                ann.screenshot(path=SHOTS / "match-away.png")
+            ann.context.close()
+            if not bob.is_closed():
+                bob.context.close()
+
+
 @contextlib.contextmanager
 def real_service(db: Path) -> Iterator[str]:
     """``python -m connect_four.service`` in a process of its own, as a user runs it: its URL."""
@@ -200,6 +258,7 @@ def main() -> None:
             ann.evaluate("scrollTo(0, 0)")
             ann.screenshot(path=SHOTS / "game-over.png")
             shoot_the_rest(browser, url, game)
+        shoot_the_match(browser, Path(folder))
         browser.close()
     paints = [paint for paint, _ in renders]
     boards = [board for _, board in renders]

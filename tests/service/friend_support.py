@@ -13,23 +13,8 @@ from app_client import AppClient
 
 from connect_four.service.friends import Friends
 from connect_four.service.main import create_app
+from fake_clock import FakeClock as FakeClock  # the tests' clock, imported from here too
 from server_support import Database
-
-START = 1_000_000.0
-"""The injected clock's first reading (any number: only differences count)."""
-
-
-class FakeClock:
-    """Wall time as the test says: it moves only when :meth:`advance` is called."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 @contextmanager

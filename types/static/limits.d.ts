@@ -13,3 +13,6 @@ export const MAX_ANALYSIS_SIZE: number;
 export const TERMINAL_ROWS: number;
 export const TERMINAL_COLUMNS: number;
 export const DIGIT_COLUMNS: number;
+export const MAX_CLOCK_MINUTES: number;
+export const MAX_INCREMENT: number;
+export const MAX_CLOCK_DAYS: number;
