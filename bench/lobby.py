@@ -154,14 +154,22 @@ async def pair(port: int, keys: list[str], rate: float) -> tuple[list[float], fl
     Returns each pairing's time from the second press to both tickets, and the
     seconds from the first press to the last ticket.
     """
-    pressed: dict[str, float] = {}
     ready: dict[str, list[float]] = {}
     presses: dict[str, list[float]] = {}
+    opening = asyncio.Semaphore(64)
 
-    async def player(key: str, delay: float) -> None:
-        connection, feed = Connection(port), Connection(port)
-        _, mine = await feed.request("GET", "/lobby/me", key)
-        await asyncio.sleep(delay)
+    async def connected(key: str) -> tuple[Connection, Connection, int]:
+        """The player's two connections, open, and their feed's version before pressing."""
+        async with opening:
+            connection, feed = Connection(port), Connection(port)
+            await connection.request("GET", "/lobby?wait=0.001")
+            _, mine = await feed.request("GET", "/lobby/me", key)
+        return connection, feed, mine["version"]
+
+    async def player(
+        key: str, at: float, connection: Connection, feed: Connection, version: int
+    ) -> None:
+        await asyncio.sleep(max(0.0, at - time.perf_counter()))
         start = time.perf_counter()
         status, answer = await connection.request("POST", "/lobby/pair", key, {})
         if status == 201:
@@ -170,8 +178,6 @@ async def pair(port: int, keys: list[str], rate: float) -> tuple[list[float], fl
             ready.setdefault(game, []).append(time.perf_counter())
         else:
             assert status == 200, answer
-            pressed[key] = start
-            version = mine["version"]
             while True:
                 status, mine = await feed.request("GET", f"/lobby/me?since={version}&wait=30", key)
                 assert status == 200, mine
@@ -184,8 +190,14 @@ async def pair(port: int, keys: list[str], rate: float) -> tuple[list[float], fl
         connection.close()
         feed.close()
 
-    began = time.perf_counter()
-    await asyncio.gather(*(player(key, number / rate) for number, key in enumerate(keys)))
+    players = await asyncio.gather(*(connected(key) for key in keys))
+    began = time.perf_counter() + 0.5
+    await asyncio.gather(
+        *(
+            player(key, began + number / rate, *opened)
+            for number, (key, opened) in enumerate(zip(keys, players, strict=True))
+        )
+    )
     ended = time.perf_counter()
     delays = [max(ready[game]) - max(presses[game]) for game in ready if len(ready[game]) == 2]
     return delays, ended - began
@@ -218,7 +230,7 @@ def main() -> None:
         "--rate", type=float, default=200, help="presses a second (200: 100 pairings a second)"
     )
     args = parser.parse_args()
-    connections = 2 * args.players + args.watchers + 100
+    connections = 2 * (args.players + args.watchers) + 200
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, connections + 200)), hard))
     room = str(connections)
