@@ -224,6 +224,13 @@ def test_a_board_the_engine_refuses_stores_nothing(lobby_client: AppClient) -> N
         assert ann.me()["seeks"] == []
 
 
+def _accept_at_once(
+    rival: Player, seek_id: str, start: threading.Barrier, answers: list[int]
+) -> None:
+    start.wait()
+    answers.append(rival.post(f"/lobby/seeks/{seek_id}/accept").status_code)
+
+
 def test_two_accepts_racing_give_one_game(lobby_client: AppClient) -> None:
     ann = register(lobby_client, "ann")
     rivals = [register(lobby_client, f"rival{number}") for number in range(4)]
@@ -231,12 +238,10 @@ def test_two_accepts_racing_give_one_game(lobby_client: AppClient) -> None:
         seek = ann.seek()
         start = threading.Barrier(len(rivals))
         answers: list[int] = []
-
-        def accept(rival: Player, seek_id: str = seek["id"]) -> None:
-            start.wait()
-            answers.append(rival.post(f"/lobby/seeks/{seek_id}/accept").status_code)
-
-        threads = [threading.Thread(target=accept, args=(rival,)) for rival in rivals]
+        threads = [
+            threading.Thread(target=_accept_at_once, args=(rival, seek["id"], start, answers))
+            for rival in rivals
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
