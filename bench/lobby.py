@@ -54,7 +54,21 @@ class Connection:
     async def request(
         self, method: str, path: str, key: str | None = None, body: Any = None
     ) -> tuple[int, Any]:
-        """Send one request; its status and JSON answer (None for an empty body)."""
+        """Send one request; its status and JSON answer (None for an empty body).
+
+        A connection the service closed while idle (its keep-alive timeout) is
+        opened again, once.
+        """
+        try:
+            return await self._request(method, path, key, body)
+        except (asyncio.IncompleteReadError, ConnectionResetError):
+            self.close()
+            self.writer = None
+            return await self._request(method, path, key, body)
+
+    async def _request(
+        self, method: str, path: str, key: str | None = None, body: Any = None
+    ) -> tuple[int, Any]:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         assert self.reader is not None

@@ -150,8 +150,8 @@ async def read_lobby(
         await _player(store, lobby, authorization, wait or 0.0)
 
     def read() -> Reading[bytes]:
-        view = store.lobby_view(lobby.clock())
-        return Reading(_json(view), news=since is None or view["version"] != since)
+        version, body = lobby.lobby_json()
+        return Reading(body, news=since is None or version != since)
 
     if wait is None:
         return Response((await call_store(store, read)).answer, media_type="application/json")

@@ -164,9 +164,11 @@ def test_a_seek_is_listed_and_accepting_it_starts_the_game_for_both(
             "ratings": [1500.0, 1500.0],
             "pool": "5x8c4 0.5+0",
             "rated": True,
-            "moves": 2,
+            "moves": 0,  # As of the lobby's last change: a move is none.
         }
     ]
+    ann.seek()
+    assert lobby_client.get("/lobby").json()["live"][0]["moves"] == 2
 
 
 def test_seeks_have_limits(lobby_client: AppClient) -> None:
