@@ -215,6 +215,10 @@ class GameRecordOut(BaseModel):
     reason: str | None
     started: str
     ended: str | None
+    clocks: list[float] | None = Field(
+        description="Each player's seconds left after their last move (0: their flag fell); "
+        "null for an untimed game."
+    )
     ratings: RatingsBeforeAfter
 
 

@@ -789,9 +789,13 @@ class LobbyTables:
                 )
                 if column is not None
             ]
+            state = connection.execute(
+                "SELECT state FROM friend_games WHERE game_id = ?", (game_id,)
+            ).fetchone()
         entry = _game_json(row)
         del entry["moveCount"]
         entry["moves"] = moves
+        entry["clocks"] = _clocks(None if state is None else rules.load(state[0]), entry)
         return entry
 
     def leaderboard(self, pool: str, limit: int) -> list[dict[str, Any]]:
@@ -880,6 +884,16 @@ def _game_json(row: Any) -> dict[str, Any]:
             "after": None if after is None else [_rating_dict(r) for r in after],
         },
     }
+
+
+def _clocks(extras: rules.Extras | None, entry: dict[str, Any]) -> list[float] | None:
+    """Each player's seconds left after their last move (0 for a flag fallen); None: untimed."""
+    if extras is None or extras["clock"] is None:
+        return None
+    left = [round(float(seconds), 3) for seconds in extras["clock"]["remaining"]]
+    if entry["reason"] == "TIMEOUT" and entry["winner"] is not None:
+        left[1 - entry["players"].index(entry["winner"])] = 0.0
+    return left
 
 
 def _rating_dict(row: list[float]) -> dict[str, Any]:

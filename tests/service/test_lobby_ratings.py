@@ -172,6 +172,7 @@ def test_every_end_of_a_rated_game_updates_the_ratings_once(
     end(lobby_client, clock, x, o, game, tokens)
     record = lobby_client.get(f"/lobby/games/{game}").json()
     assert (record["state"], record["reason"]) == ("DONE", reason)
+    assert record["clocks"] == ([30.0, 0.0] if reason == "TIMEOUT" else None)
     assert record["winner"] == (None if score == 0.5 else "x")
     want_x = [*expected((1500, 350, 0.06), (1500, 350), score), 1]
     want_o = [*expected((1500, 350, 0.06), (1500, 350), 1 - score), 1]
