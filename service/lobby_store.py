@@ -215,6 +215,10 @@ class LobbyGame:
     nonces: tuple[str, str]
 
 
+class _Raced(Exception):
+    """Another process took a row this transaction counted on: it is rolled back whole."""
+
+
 Told = Callable[[Iterable[str]], None]
 """Told the hub keys of the feeds a committed change concerns (this process's waiters)."""
 
@@ -539,6 +543,19 @@ class LobbyTables:
         if gone is None and not pools:
             return []
         made: list[tuple[GameRecord, LobbyGame]] = []
+        try:
+            keys = self._sweep_now(now, [str(pool) for (pool,) in pools], made)
+        except _Raced:
+            return []  # Rolled back whole: the next sweep starts again from the tables.
+        for record, _ in made:
+            self._remember_new(record)
+        self._tell(keys)
+        return [game for _, game in made]
+
+    def _sweep_now(
+        self, now: float, pools: list[str], made: list[tuple[GameRecord, LobbyGame]]
+    ) -> list[str]:
+        """:meth:`sweep_lobby`'s write transaction; the hub keys to tell."""
         with self._transaction(write=True) as connection:
             left = [
                 str(name)
@@ -557,15 +574,11 @@ class LobbyTables:
                 ).fetchall()
             ]
             changed = set(left)
-            for (pool,) in pools:
-                made += self._pair_waiting(connection, str(pool), now)
+            for pool in pools:
+                made += self._pair_waiting(connection, pool, now)
             for _, game in made:
                 changed.update(game.players)
-            keys = self._changed(connection, changed, lobby_too=True) if changed else []
-        for record, _ in made:
-            self._remember_new(record)
-        self._tell(keys)
-        return [game for _, game in made]
+            return self._changed(connection, changed, lobby_too=True) if changed else []
 
     def _pair_waiting(
         self, connection: Connection, pool: str, now: float
@@ -585,9 +598,12 @@ class LobbyTables:
             if spec_one.rated != spec_two.rated or abs(float(one[1]) - float(two[1])) > gap:
                 index += 1
                 continue
-            connection.execute(
-                "DELETE FROM pairing WHERE name IN (?, ?)", (str(one[0]), str(two[0]))
-            )
+            taken = connection.execute(
+                "DELETE FROM pairing WHERE name IN (?, ?) RETURNING name",
+                (str(one[0]), str(two[0])),
+            ).fetchall()
+            if len(taken) != 2:  # Another process's sweep paired one of them first.
+                raise _Raced
             seats = [
                 (str(one[0]), str(one[4]), str(one[5])),
                 (str(two[0]), str(two[4]), str(two[5])),

@@ -375,3 +375,21 @@ def test_pairing_waits_for_the_gap_to_widen_and_can_be_stopped(
     lobby_client.app.state.lobby.sweep()  # type: ignore[attr-defined]
     (game,) = ann.me()["games"]
     assert sorted(game["players"]) == ["ann", "bob"] and cat.me()["games"] == []
+
+
+def test_pairing_takes_the_nearest_rating_waiting(lobby_client: AppClient) -> None:
+    store = lobby_client.app.state.store  # type: ignore[attr-defined]
+    ratings = {"low": 1500, "near": 1580, "high": 1700, "new": 1600}
+    players = {name: register(lobby_client, name) for name in ratings}
+    with store._transaction(write=True) as connection:
+        for name, rating in ratings.items():
+            connection.execute(
+                "INSERT INTO ratings (name, pool, rating, rd, volatility, games)"
+                " VALUES (?, '6x7c4 untimed', ?, 50, 0.06, 10)",
+                (name, rating),
+            )
+    for name in ("low", "near", "high"):
+        assert players[name].post("/lobby/pair").status_code == 200
+    ticket = players["new"].post("/lobby/pair").json()
+    assert sorted(ticket["players"]) == ["near", "new"]
+    assert lobby_client.get("/lobby").json()["waiting"] == {"6x7c4 untimed": 2}
