@@ -25,7 +25,6 @@ __all__ = [
     "PlayerOut",
     "PlayerRegistered",
     "RatingOut",
-    "RatingsOut",
     "SeekIn",
     "SeekOut",
 ]
@@ -76,9 +75,6 @@ class PlayerOut(BaseModel):
     name: str
     bot: bool
     ratings: dict[str, RatingOut]
-
-
-RatingsOut = PlayerOut
 
 
 class _Board(_Input):
@@ -193,6 +189,8 @@ class MyLobbyOut(BaseModel):
 
 
 class RatingsBeforeAfter(BaseModel):
+    """Both players' ratings before the game, and after it (once a rated game is over)."""
+
     before: list[RatingOut]
     after: list[RatingOut] | None
 
@@ -223,6 +221,8 @@ class GameRecordOut(BaseModel):
 
 
 class LeaderOut(BaseModel):
+    """One line of a leaderboard."""
+
     name: str
     bot: bool
     rating: float
