@@ -122,4 +122,6 @@ class Lobby:
             try:
                 await call_store(self.store, self.sweep)
             except StorageError as error:
-                _log.warning("lobby sweep: %s", error)
+                _log.warning("lobby sweep: %s", error)  # The database's fault: the next sweep.
+            except Exception:
+                _log.exception("lobby sweep failed")  # Logged; the lobby goes on being swept.

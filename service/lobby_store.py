@@ -45,6 +45,7 @@ from .errors import (
     SeekGoneError,
     SeekNotFoundError,
     TooManySeeksError,
+    shown,
 )
 from .lobby_rules import Rating
 from .records import ClockSetting, GameRecord, check_game_id, drop_token_rules, new_game_id
@@ -333,7 +334,7 @@ class LobbyTables:
                 "SELECT name, bot FROM players WHERE folded = ?", (lobby.folded(name),)
             ).fetchone()
             if row is None:
-                raise LobbyPlayerNotFoundError(f"no player is named {name!r}")
+                raise LobbyPlayerNotFoundError(f"no player is named {shown(name)}")
             ratings = {
                 str(pool): Rating(float(r), float(rd), float(v), int(g))
                 for pool, r, rd, v, g in connection.execute(

@@ -394,3 +394,9 @@ def test_pairing_takes_the_nearest_rating_waiting(lobby_client: AppClient) -> No
     ticket = players["new"].post("/lobby/pair").json()
     assert sorted(ticket["players"]) == ["near", "new"]
     assert lobby_client.get("/lobby").json()["waiting"] == {"6x7c4 untimed": 1}
+
+
+def test_an_unknown_name_of_any_length_is_a_short_404(lobby_client: AppClient) -> None:
+    missing = lobby_client.get("/players/" + "n" * 10_000)
+    assert (missing.status_code, missing.json()["error"]) == (404, "lobby_player_not_found")
+    assert len(missing.json()["detail"]) < 200
