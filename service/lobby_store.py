@@ -248,6 +248,12 @@ class LobbyTables:
     _FOR_UPDATE = ""
     """What locks a row read to write (PostgreSQL's ``FOR UPDATE``; SQLite locks the file)."""
 
+    _LOCK_POOL: str | None = None
+    """A statement that holds a pool's lock till the transaction ends (PostgreSQL's advisory
+    lock; SQLite's one writer needs none): pairings of one pool are made one at a time, and
+    each transaction takes its pools' locks before any row, so none waits for another in a
+    circle."""
+
     lobby_told: Told | None = None
     game_made: Callable[[str], None] | None
 
@@ -352,6 +358,12 @@ class LobbyTables:
             (name, pool),
         ).fetchone()
         return lobby.DEFAULT_RATING if row is None else _rating_of(row)
+
+    def _lock_pools(self, connection: Connection, pools: Iterable[str]) -> None:
+        """Hold the locks of ``pools``, in their order (see :attr:`_LOCK_POOL`)."""
+        if self._LOCK_POOL is not None:
+            for pool in sorted(set(pools)):
+                connection.execute(self._LOCK_POOL, (pool,)).fetchone()
 
     def _lock_player(self, connection: Connection, name: str) -> None:
         """Hold ``name``'s row until the transaction ends (their seeks are counted under it)."""
@@ -489,6 +501,7 @@ class LobbyTables:
         """
         pool = spec.pool
         with self._transaction(write=True) as connection:
+            self._lock_pools(connection, [pool])
             self._lock_player(connection, name)
             connection.execute("DELETE FROM pairing WHERE name = ?", (name,))
             mine = self._rating(connection, name, pool).rating
@@ -567,6 +580,13 @@ class LobbyTables:
     ) -> list[str]:
         """:meth:`sweep_lobby`'s write transaction; the hub keys to tell."""
         with self._transaction(write=True) as connection:
+            self._lock_pools(
+                connection,
+                (
+                    str(pool)
+                    for (pool,) in connection.execute("SELECT pool FROM pairing").fetchall()
+                ),
+            )
             left = [
                 str(name)
                 for (name,) in connection.execute(
