@@ -16,6 +16,9 @@ access log and per-client rates off, room for every connection from
    press until both players have their ticket (the presser's 201, the
    waiter's feed); pairings a second done, and that time's median, p99 and
    worst. The issue's target: p99 at most 500 ms at 100 pairings a second.
+3. **Seeks accepted**: half the players open a seek and wait on their own
+   feed, the other half accept one each at half ``--rate`` a second; the
+   time from each accept until both players have their ticket.
 
 The clients are asyncio raw sockets in this process (one connection per
 request in flight); the load stays on 127.0.0.1 and ends by itself. It
@@ -229,6 +232,64 @@ async def pair(port: int, keys: list[str], rate: float) -> tuple[list[float], fl
     return delays, ended - began
 
 
+async def seek_and_accept(port: int, keys: list[str], rate: float) -> tuple[list[float], float]:
+    """Half the players seek, the other half accept one seek each at ``rate`` accepts a second.
+
+    Returns each game's time from the accept until both players have their
+    ticket (the acceptor's 201, the seeker's feed), and the seconds the accepts took.
+    """
+    seekers, acceptors = keys[: len(keys) // 2], keys[len(keys) // 2 :]
+    opening = asyncio.Semaphore(64)
+    ready: dict[str, list[float]] = {}
+    accepted: dict[str, float] = {}
+
+    async def seek(key: str) -> tuple[Connection, str, int]:
+        async with opening:
+            feed = Connection(port)
+            _, mine = await feed.request("GET", "/lobby/me", key)
+            status, seek = await feed.request("POST", "/lobby/seeks", key, {})
+            assert status == 201, seek
+        return feed, seek["id"], mine["version"]
+
+    async def seeker(key: str, feed: Connection, version: int) -> None:
+        while True:
+            status, mine = await feed.request("GET", f"/lobby/me?since={version}&wait=30", key)
+            assert status == 200, mine
+            version = mine["version"]
+            running = [game for game in mine["games"] if game["state"] == "IN_PROGRESS"]
+            if running and not mine["seeks"]:
+                ready.setdefault(running[0]["gameId"], []).append(time.perf_counter())
+                break
+        feed.close()
+
+    async def acceptor(key: str, seek_id: str, at: float) -> None:
+        connection = Connection(port)
+        await asyncio.sleep(max(0.0, at - time.perf_counter()))
+        start = time.perf_counter()
+        status, ticket = await connection.request("POST", f"/lobby/seeks/{seek_id}/accept", key)
+        assert status == 201, ticket
+        accepted[ticket["gameId"]] = start
+        ready.setdefault(ticket["gameId"], []).append(time.perf_counter())
+        connection.close()
+
+    opened = await asyncio.gather(*(seek(key) for key in seekers))
+    began = time.perf_counter() + 0.5
+    waits = [
+        asyncio.ensure_future(seeker(key, feed, version))
+        for key, (feed, _, version) in zip(seekers, opened, strict=True)
+    ]
+    await asyncio.gather(
+        *(
+            acceptor(key, seek_id, began + number / rate)
+            for number, (key, (_, seek_id, _)) in enumerate(zip(acceptors, opened, strict=True))
+        )
+    )
+    await asyncio.gather(*waits)
+    ended = time.perf_counter()
+    delays = [max(ready[game]) - accepted[game] for game in accepted if len(ready[game]) == 2]
+    return delays, ended - began
+
+
 async def run(args: argparse.Namespace, port: int) -> None:
     keys = await register(port, args.players, "p")
     (maker,) = await register(port, 1, "maker")
@@ -244,6 +305,11 @@ async def run(args: argparse.Namespace, port: int) -> None:
         f"quick pairing: {args.players} presses at {args.rate:g}/s, {pairings} pairings in "
         f"{seconds:.1f} s = {pairings / seconds:.1f} pairings/s; press to both boards ready: "
         f"{percentiles(delays)} (target p99 <= 500 ms at 100 pairings/s)"
+    )
+    delays, seconds = await seek_and_accept(port, keys, args.rate / 2)
+    print(
+        f"seeks accepted: {len(delays)} accepts at {args.rate / 2:g}/s in {seconds:.1f} s; "
+        f"accept to both boards ready: {percentiles(delays)}"
     )
 
 
