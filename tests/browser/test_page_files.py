@@ -17,8 +17,9 @@ pytestmark = pytest.mark.slow
 
 STATIC = Path(__file__).resolve().parents[2] / "service" / "static"
 
-PAGE_WEIGHT_LIMIT = 100_000
-"""The issue's budget for the whole page, uncompressed, in bytes."""
+PAGE_WEIGHT_LIMIT = 125_000
+"""The budget for the whole page, uncompressed, in bytes: the issue's 100 KB, raised by 25 KB
+for the lobby of issue 36 (lobby.js, identity.js and their markup, about 20 KB)."""
 
 
 @pytest.fixture
