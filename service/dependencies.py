@@ -20,6 +20,7 @@ from starlette.types import Receive
 from .client_limits import WaitLedger
 from .events import EventHub
 from .friends import Friends
+from .lobby import Lobby
 from .repository import GameStore
 from .winner_pool import AnalysisPool, ComputerPool, ReviewPool, WinnerPool
 
@@ -32,6 +33,7 @@ __all__ = [
     "EventsDep",
     "FriendsDep",
     "GoneDep",
+    "LobbyDep",
     "StoreDep",
     "WinnerPoolDep",
     "get_analysis_pool",
@@ -40,6 +42,7 @@ __all__ = [
     "get_review_pool",
     "get_events",
     "get_friends",
+    "get_lobby",
     "get_store",
     "get_winner_pool",
 ]
@@ -150,3 +153,16 @@ async def get_gone(request: Request) -> Callable[[], Awaitable[bool]]:
 
 GoneDep = Annotated[Callable[[], Awaitable[bool]], Depends(get_gone)]
 """A route's parameter of this type receives a check that its client has gone."""
+
+
+async def get_lobby(request: Request) -> Lobby:
+    """The lobby: keys, presence and wake-ups (:mod:`connect_four.service.lobby`)."""
+    lobby: Lobby = request.app.state.lobby
+    store: GameStore = request.app.state.store
+    if lobby.store is not store:  # A test or an operator swapped the store.
+        lobby.attach(store)
+    return lobby
+
+
+LobbyDep = Annotated[Lobby, Depends(get_lobby)]
+"""A route's parameter of this type receives the app's :class:`~connect_four.service.lobby.Lobby`."""

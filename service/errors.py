@@ -23,6 +23,14 @@ __all__ = [
     "OfferRefusedError",
     "OfferMissingError",
     "ClaimRefusedError",
+    "KeyMissingError",
+    "KeyRejectedError",
+    "NameTakenError",
+    "LobbyPlayerNotFoundError",
+    "TooManySeeksError",
+    "SeekNotFoundError",
+    "SeekGoneError",
+    "OwnSeekError",
     "WinnerBusyError",
     "AnalysisBusyError",
     "ReviewBusyError",
@@ -186,3 +194,38 @@ class OfferMissingError(ServiceError):
 
 class ClaimRefusedError(ServiceError):
     """A win or draw was claimed of a game whose opponent is not away on their turn long enough."""
+
+
+# --- The lobby (issue 36): players' keys, names, seeks. -------------------------
+
+
+class KeyMissingError(ServiceError):
+    """A call made as a lobby player carries no ``Authorization: Bearer <key>``."""
+
+
+class KeyRejectedError(ServiceError):
+    """The key sent is no player's."""
+
+
+class NameTakenError(ServiceError):
+    """Another player has this name (names are compared case-folded)."""
+
+
+class LobbyPlayerNotFoundError(ServiceError):
+    """No lobby player has this name."""
+
+
+class TooManySeeksError(ServiceError):
+    """The player already has as many open seeks as one may."""
+
+
+class SeekNotFoundError(ServiceError):
+    """No open seek of the player's has this id."""
+
+
+class SeekGoneError(ServiceError):
+    """The seek was accepted by someone else, withdrawn, or never existed."""
+
+
+class OwnSeekError(ServiceError):
+    """A player tried to accept their own seek."""

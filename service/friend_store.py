@@ -61,6 +61,12 @@ class FriendExtras:
         @staticmethod
         def _game_row(record: GameRecord) -> tuple[Any, ...]: ...
 
+        def lobby_game_ended(
+            self, connection: Connection, game_id: str, game: Game, extras: rules.Extras
+        ) -> list[str]: ...
+
+        def _tell(self, keys: list[str]) -> None: ...
+
     def settle(self, game_id: str) -> bool:
         """Store the flag fall of a game between friends' player to move, if due; whether it was.
 
@@ -181,8 +187,11 @@ class FriendExtras:
                     )
                 else:
                     self._write_extras(connection, game_id, state)
+                told: list[str] = []
                 if rules.outcome(state, game) is not None:
                     connection.execute("UPDATE games SET done = 1 WHERE game_id = ?", (game_id,))
+                    told = self.lobby_game_ended(connection, game_id, game, state)
+            self._tell(told)
             if state.get("takebacks"):
                 self._takebacks[game_id] = int(state["takebacks"])
             entry.game = game

@@ -24,11 +24,23 @@ from .events import EventHub
 from .friends import Friends
 from .guards import RequestLimits
 from .limits import BODY_TIMEOUT, CLAIM_AFTER, MAX_BODY_BYTES, MAX_CLIENT_WAITS
+from .lobby import Lobby
 from .move_feed import open_feed
 from .openapi import describe_limits, install_openapi
 from .rate_limits import RateLimiter, Rates
 from .response_headers import AnswerHeaders
-from .routers import analysis, api_docs, computer, drop_token, friend, page, review, winner
+from .routers import (
+    analysis,
+    api_docs,
+    computer,
+    drop_token,
+    friend,
+    lobby,
+    page,
+    players,
+    review,
+    winner,
+)
 from .settings import Settings
 from .shared_rates import DatabaseRateStorage
 from .storage import DEFAULT_DB, open_store
@@ -88,8 +100,8 @@ def create_app(
     process's memory or, ``rate_store`` ``"database"``, in the database, for
     every process that uses it (a read-only service counts in memory).
     ``max_client_waits`` bounds the long polls one client address may have waiting.
-    ``clock`` is the time of games between friends' clocks and presence (tests
-    inject theirs).
+    ``clock`` is the time of games between friends' clocks and presence, and
+    of the lobby's presence and pairing (tests inject theirs).
 
     Raises:
         StorageError: the database cannot be opened as the service's database.
@@ -121,7 +133,10 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         events.bind(asyncio.get_running_loop())
         await feed.start()
+        sweeper = None if settings.read_only else asyncio.create_task(app.state.lobby.run())
         yield
+        if sweeper is not None:
+            sweeper.cancel()
         events.close()
         await feed.stop()
         if rate_storage is not None:
@@ -149,12 +164,15 @@ def create_app(
     app.state.events = events
     app.state.waits = WaitLedger(settings.max_client_waits)
     app.state.friends = Friends(store, clock=clock, claim_after=settings.claim_after)
+    app.state.lobby = Lobby(store, events, clock=clock)
     app.state.winner_pool = winner_pool or shared_pool()
     app.state.analysis_pool = analysis_pool or shared_analysis_pool()
     app.state.computer_pool = computer_pool or shared_computer_pool()
     app.state.review_pool = review_pool or shared_review_pool()
     app.include_router(drop_token.router)
     app.include_router(friend.router)
+    app.include_router(players.router)
+    app.include_router(lobby.router)
     app.include_router(winner.router)
     app.include_router(analysis.router)
     app.include_router(computer.router)

@@ -56,6 +56,7 @@ from .errors import (
     StorageFullError,
     StorageReadOnlyError,
 )
+from .lobby_store import lobby_tables
 from .loop_connections import ConnectionBroken, LoopConnections, Row
 from .rate_counts import ADD_HITS, RATE_TABLE_POSTGRES, READ_WINDOWS, rate_windows
 from .records import ClockSetting, CreatedGame, GameRecord, check_game_id
@@ -110,7 +111,7 @@ def _version_2(connection: Connection) -> None:
     connection.execute(RATE_TABLE_POSTGRES)
 
 
-_MIGRATIONS = (_version_1, _version_2, friend_games_table)
+_MIGRATIONS = (_version_1, _version_2, friend_games_table, lobby_tables("DOUBLE PRECISION"))
 """Schema steps in order; a database at version n has had the first n applied."""
 
 
@@ -193,6 +194,7 @@ class PostgresGameStore(GameStore):
         " ORDER BY position LIMIT ?"
     )
     _SELECT_GAME_TO_WRITE = GameStore._SELECT_GAME + " FOR UPDATE OF g"
+    _FOR_UPDATE = " FOR UPDATE"
 
     def __init__(
         self,

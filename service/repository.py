@@ -62,6 +62,7 @@ from .errors import (
     MoveNotFoundError,
 )
 from .friend_store import FriendExtras
+from .lobby_store import LobbyTables
 from .rate_counts import RateCounts
 from .records import (
     ClockSetting,
@@ -148,7 +149,7 @@ class WouldWaitError(Exception):
     """
 
 
-class GameStore(FriendExtras, RateCounts):
+class GameStore(FriendExtras, LobbyTables, RateCounts):
     """Drop-token games in a database, safe to share between threads (a base class).
 
     A subclass per database provides :meth:`_transaction` and extends
@@ -594,14 +595,25 @@ class GameStore(FriendExtras, RateCounts):
                     fell = self._fall(connection, record, game, extras)
                 if not fell:
                     self._apply(connection, record, game, extras, player, player_id, key, apply)
+                told = self._game_over(connection, record.game_id, game, extras)
                 # Until the commit is through the cache holds no game: if it
                 # fails, the next use replays the game rather than trust a move
                 # the database may not have (calls on the loop trust the cache).
                 entry.game = None
             entry.game = game
+        self._tell(told)
         if self.friend_moved is not None:
             self.friend_moved(game_id, player)
         return None if fell else count
+
+    def _game_over(
+        self, connection: Connection, game_id: str, game: Game, extras: rules.Extras | None
+    ) -> list[str]:
+        """If a game between friends is over, what its end changes in the lobby (in the
+        transaction); the hub keys to tell once committed. A game without extras: nothing."""
+        if extras is None or rules.outcome(extras, game) is None:
+            return []
+        return self.lobby_game_ended(connection, game_id, game, extras)
 
     def _apply(
         self,

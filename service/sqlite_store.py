@@ -26,7 +26,7 @@ import pathlib
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from .cache import CACHE_WEIGHT
@@ -41,6 +41,7 @@ from .errors import (
     StorageReadOnlyError,
     StorageReplacedError,
 )
+from .lobby_store import lobby_tables
 from .rate_counts import RATE_TABLE_SQLITE
 from .repository import Database, GameStore, WouldWaitError
 
@@ -117,7 +118,21 @@ def _version_2(connection: Connection) -> None:
     connection.execute(RATE_TABLE_SQLITE)
 
 
-_MIGRATIONS = (_version_1, _version_2, friend_games_table)
+_MOVE_LOG = "CREATE TABLE IF NOT EXISTS move_log (seq INTEGER PRIMARY KEY, game_id TEXT NOT NULL)"
+"""The move feed's log (service/move_feed.py makes it too, with its trigger on moves): the
+lobby's changes are logged there for the other processes."""
+
+MOVE_LOG_ROWS = 4096
+"""Rows ``move_log`` keeps (move_feed.LOG_ROWS: the feed's trigger trims it as much)."""
+
+
+def _version_4(connection: Connection) -> None:
+    """The lobby (issue 36): players, ratings, seeks, pairings, lobby games; the feed's log."""
+    lobby_tables("REAL")(connection)
+    connection.execute(_MOVE_LOG)
+
+
+_MIGRATIONS = (_version_1, _version_2, friend_games_table, _version_4)
 """Schema steps in order; a database at version n has had the first n applied."""
 
 
@@ -157,6 +172,15 @@ class SqliteGameStore(GameStore):
 
     # A call is a few statements in this process, some tens of microseconds.
     quick = True
+
+    def _lobby_news(self, connection: Connection, keys: Iterable[str]) -> None:
+        """Log the lobby's feeds changed in ``move_log``: the other processes' feeds read it."""
+        for key in keys:
+            connection.execute("INSERT INTO move_log (game_id) VALUES (?)", (key,))
+        connection.execute(
+            "DELETE FROM move_log WHERE seq <= (SELECT max(seq) FROM move_log) - ?",
+            (MOVE_LOG_ROWS,),
+        )
 
     def __init__(
         self,

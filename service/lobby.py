@@ -1,0 +1,103 @@
+"""The lobby (issue 36): who a key belongs to, who is present, and the lobby's wake-ups.
+
+A player is present while they hold a lobby wait, or for
+:data:`~connect_four.service.lobby_rules.LOBBY_PRESENCE` seconds after a keyed
+call; presence is stored (``players.present_until``), so every process sees
+it. :meth:`Lobby.sweep`, run every :data:`SWEEP` seconds by each process,
+drops the seeks and pairings of players gone and pairs waiting players whose
+rating gap has widened enough. A committed change wakes this process's
+waiters of the feeds it concerns (:meth:`Lobby.told`) and, through the
+hub's publisher (PostgreSQL) or ``move_log`` (SQLite), the other processes'.
+
+Time is :attr:`Lobby.clock`'s (wall-clock seconds by default), injected by
+tests, which advance it and call :meth:`Lobby.sweep` instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterable
+
+from .errors import KeyMissingError, KeyRejectedError, StorageError
+from .events import EventHub
+from .lobby_rules import LOBBY_PRESENCE, key_digest
+from .repository import GameStore
+from .store_calls import call_store
+
+__all__ = ["SWEEP", "Lobby", "bearer_key"]
+
+SWEEP = 1.0
+"""Seconds between two sweeps of the lobby by one process."""
+
+_log = logging.getLogger("connect_four.service.lobby")
+
+
+def bearer_key(authorization: str | None) -> str:
+    """The key of an ``Authorization: Bearer <key>`` header.
+
+    Raises:
+        KeyMissingError: no such header, or another scheme.
+    """
+    if authorization is None:
+        raise KeyMissingError("send your key as 'Authorization: Bearer <key>' (POST /players)")
+    scheme, _, key = authorization.partition(" ")
+    key = key.strip()
+    if scheme.lower() != "bearer" or not key:
+        raise KeyMissingError("send your key as 'Authorization: Bearer <key>' (POST /players)")
+    if len(key) > 200:
+        raise KeyRejectedError("that key is no player's")
+    return key
+
+
+class Lobby:
+    """The lobby of ``store``: keys checked, presence kept, waiters of ``events`` woken."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        events: EventHub,
+        *,
+        clock: Callable[[], float] = time.time,
+        presence: float = LOBBY_PRESENCE,
+    ) -> None:
+        self.clock = clock
+        self.presence = presence
+        self.events = events
+        self.store = store
+        self.attach(store)
+
+    def attach(self, store: GameStore) -> None:
+        """Wake this lobby's waiters on ``store``'s changes from now on (the app's store)."""
+        self.store = store
+        store.lobby_told = self.told
+
+    def told(self, keys: Iterable[str]) -> None:
+        """Feeds changed (committed): wake their waiters here, and tell the other processes."""
+        for key in keys:
+            self.events.notify(key)
+
+    def player(self, key: str, hold: float = 0.0) -> tuple[str, bool]:
+        """The name and bot flag of the player whose key this is, marked present.
+
+        ``hold``: seconds the call will wait (a long poll), present all along.
+
+        Raises:
+            KeyRejectedError: the key is no player's.
+        """
+        now = self.clock()
+        return self.store.player_by_key(key_digest(key), now, now + hold + self.presence)
+
+    def sweep(self) -> None:
+        """Drop what players gone left in the lobby; pair who fits now (any process may)."""
+        self.store.sweep_lobby(self.clock())
+
+    async def run(self) -> None:
+        """Sweep every :data:`SWEEP` seconds until cancelled; a storage fault waits for the next."""
+        while True:
+            await asyncio.sleep(SWEEP)
+            try:
+                await call_store(self.store, self.sweep)
+            except StorageError as error:
+                _log.warning("lobby sweep: %s", error)
