@@ -100,7 +100,7 @@ def test_a_terminal_player_accepts_a_challenge_and_plays_it(base: str, tmp_path:
     )
     assert "You accepted ann's challenge." in shown.stdout
     assert f"Joined game {opponent.ticket['gameId']} on {base}: you are bob (X)" in shown.stdout
-    assert "X wins." in shown.stdout, shown.stdout[-400:]
+    assert "bob (X) wins." in shown.stdout, shown.stdout[-400:]
     kept = tmp_path / "connect-four" / "players.json"
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600
     key = json.loads(kept.read_text())[base]["key"]

@@ -1,0 +1,202 @@
+"""The page's lobby (#lobby), issue 36's "Done when", against a real service.
+
+Two browser players press "Play someone now" and play a rated game, and
+their ratings change as the ``glicko2`` package computes for that result;
+a third browser sees the game among the live games and watches it; a
+terminal player (connect.py --lobby) accepts a browser player's open
+challenge; the example bot accepts a seek and plays it to its end.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import glicko2
+import pytest
+from playwright.sync_api import Page, expect
+
+from browser.browser_support import column, discs, drop, status, wait_for_discs
+from connect_support import CONNECT, ROOT
+from lobby_support import DEADLINE
+from server_support import HTTP
+
+pytestmark = pytest.mark.slow
+
+POOL = "6x7c4 untimed"
+"""The pool of "Play someone now" as the page starts: the classic board, no clock."""
+
+
+def enter_lobby(page: Page, service: str, name: str | None) -> None:
+    """Open the lobby; with ``name``, choose it (the player is made on first use)."""
+    page.goto(service + "/#lobby")
+    expect(page.get_by_role("heading", name=re.compile("^Lobby"))).to_be_visible()
+    if name is not None:
+        page.get_by_label("Your name in the lobby").fill(name)
+
+
+def in_game(page: Page) -> None:
+    expect(page).to_have_url(re.compile(r"#game="))
+    expect(status(page)).to_have_text(re.compile("Your turn|to move|turn"))
+
+
+def side_of(page: Page) -> int:
+    """0 if the page plays X (it moves first), else 1."""
+    heading = page.locator("#play-heading").inner_text()
+    return 0 if heading.index("(you)") < heading.index("against") else 1
+
+
+def play_in_page(page: Page, preferences: list[int], columns: int, rows: int) -> str:
+    """Play the page's side until the game ends, the first open column of ``preferences``."""
+    over = re.compile("Game over")
+    while True:
+        expect(status(page)).to_have_text(
+            re.compile("Your turn|Game over"), timeout=DEADLINE * 1000
+        )
+        if over.search(status(page).inner_text()):
+            return status(page).inner_text()
+        for choice in [*preferences, *range(columns)]:
+            if column(page, choice).locator(".cell.p0, .cell.p1").count() < rows:
+                break
+        before = discs(page).count()
+        drop(page, choice)
+        wait_for_discs(page, before + 1)
+
+
+def expected_ratings(winner_first: bool) -> tuple[float, float]:
+    """The winner's and loser's new ratings after one game from the defaults, by ``glicko2``."""
+    winner, loser = glicko2.Player(), glicko2.Player()
+    winner.update_player([1500], [350], [1])
+    loser.update_player([1500], [350], [0])
+    return winner.getRating(), loser.getRating()
+
+
+def test_two_browsers_play_someone_now_a_rated_game_and_a_third_watches_it(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    ann, bob, carol = new_page(), new_page(), new_page()
+    enter_lobby(ann, service, "ann")
+    ann.get_by_role("button", name="Play someone now").click()
+    expect(ann.locator("#pair-line")).to_contain_text("Looking for an opponent")
+    enter_lobby(bob, service, "bob")
+    bob.get_by_role("button", name="Play someone now").click()
+    # Paired: bob at once (201), ann as the service pushes her new game.
+    in_game(bob)
+    in_game(ann)
+    game_id = re.search(r"game=([^&]+)", ann.url)[1]  # type: ignore[index]
+    x, o = (ann, bob) if side_of(ann) == 0 else (bob, ann)
+
+    enter_lobby(carol, service, None)
+    live = carol.locator("#live-games a")
+    expect(live).to_have_count(1)
+    expect(live).to_contain_text("ann")
+    expect(live).to_contain_text("bob")
+    expect(live).to_contain_text("1500")
+    live.click()
+    expect(carol).to_have_url(re.compile(f"#watch={game_id}"))
+
+    for number, choice in enumerate([0, 1, 0, 1, 0, 1, 0]):
+        drop((x, o)[number % 2], choice)
+        wait_for_discs(carol, number + 1)
+    expect(status(x)).to_have_text("Game over: you win!")
+    expect(status(carol)).to_contain_text("wins")
+
+    winner = "ann" if x is ann else "bob"
+    loser = "bob" if winner == "ann" else "ann"
+    won, lost = expected_ratings(True)
+    for name, expected in ((winner, won), (loser, lost)):
+        answer = HTTP.get(f"{service}/players/{name}", timeout=30).json()
+        assert answer["ratings"][POOL]["rating"] == pytest.approx(expected, abs=1e-6)
+        assert answer["ratings"][POOL]["games"] == 1
+    # The lobby shows the new ratings: beside the player's name, and in the leaderboard.
+    x.goto(service + "/#lobby")
+    expect(x.locator("#lobby-me")).to_contain_text(f"rated {round(won)} in {POOL}")
+    leaders = x.locator("#leaders li")
+    expect(leaders).to_have_count(2)
+    expect(leaders.first).to_contain_text(f"{winner} {round(won)}")
+    expect(leaders.nth(1)).to_contain_text(f"{loser} {round(lost)}")
+    expect(x.locator("#my-games li")).to_contain_text("won")
+
+
+def test_a_terminal_player_accepts_a_browser_players_open_challenge(
+    new_page: Callable[..., Page], service: str, tmp_path: Path
+) -> None:
+    ann = new_page()
+    enter_lobby(ann, service, "ann")
+    seek = ann.locator("#seek-form")
+    seek.get_by_label("Board").select_option("5x8")
+    seek.get_by_label("Your colour").select_option("O")
+    seek.get_by_role("button", name="Open challenge").click()
+    expect(ann.locator("#seeks li")).to_contain_text("5 × 8")
+    environment = {name: value for name, value in os.environ.items() if name != "CONNECT_FOUR_KEY"}
+    environment.update(XDG_CONFIG_HOME=str(tmp_path), HOME=str(tmp_path))
+    terminal = subprocess.Popen(
+        [sys.executable, str(CONNECT), "--server", service, "--lobby"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=environment,
+    )
+    try:
+        assert terminal.stdin is not None
+        terminal.stdin.write("dave\n1\n0\n0\n0\n0\n")
+        terminal.stdin.close()
+        in_game(ann)
+        for _ in range(3):
+            before = discs(ann).count()
+            drop(ann, 1)
+            wait_for_discs(ann, before + 1)
+        expect(status(ann)).to_contain_text("dave (X) wins")
+    finally:
+        printed, problems = terminal.communicate(timeout=DEADLINE)
+    assert terminal.returncode == 0, problems
+    assert "You accepted ann's challenge." in printed
+    assert "dave (X) wins." in printed
+
+
+def test_the_example_bot_accepts_a_browser_players_seek_and_plays_it_to_the_end(
+    new_page: Callable[..., Page], service: str, tmp_path: Path
+) -> None:
+    carol = new_page()
+    enter_lobby(carol, service, "carol")
+    carol.locator("#seek-form").get_by_role("button", name="Open challenge").click()
+    expect(carol.locator("#seeks li")).to_contain_text("carol")
+    environment = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path), HOME=str(tmp_path))
+    environment.pop("CONNECT_FOUR_KEY", None)
+    bot = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "connect_four.terminal.bot",
+            "--server",
+            service,
+            "--name",
+            "robot",
+            "--level",
+            "1",
+            "--seed",
+            "7",
+            "--games",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=ROOT,
+        env=environment,
+    )
+    try:
+        in_game(carol)
+        expect(carol.locator("#play-heading")).to_contain_text("robot")
+        ending = play_in_page(carol, [3, 2, 4], columns=7, rows=6)
+    finally:
+        printed, _ = bot.communicate(timeout=DEADLINE)
+    assert bot.returncode == 0, printed
+    assert "Game over" in ending
+    assert re.search(r"Game \S+ over: ", printed), printed
