@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -34,11 +35,15 @@ from server_support import HTTP
 
 ROOT = Path(__file__).resolve().parents[1]
 
-LEFTMOST_AGENT = """\
-def agent(observation, configuration):
-    # Kaggle's board: flat, top row first; a column is open while its top cell is 0.
-    return [c for c in range(configuration.columns) if observation.board[c] == 0][0]
-"""
+
+def _readme_agent() -> str:
+    """The ConnectX agent the README shows (``leftmost.py``): the tests play with that very text."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```python\n(def agent\(.*?)```", readme, flags=re.DOTALL)
+    return str(block)
+
+
+LEFTMOST_AGENT = _readme_agent()
 
 
 def test_the_agent_sees_kaggles_board_top_row_first_and_its_own_mark() -> None:
@@ -161,3 +166,21 @@ def test_the_bot_seeks_and_plays_every_move_as_its_connectx_agent_says(tmp_path:
             if number % 2 == bot_side:
                 leftmost = next(c for c in range(6) if moves[:number].count(c) < 5)
                 assert column == leftmost, (number, moves)
+
+
+@pytest.mark.slow
+def test_an_agent_answering_a_column_it_cannot_play_loses_the_game_and_stops_the_bot(
+    tmp_path: Path,
+) -> None:
+    agent_file = tmp_path / "wrong.py"
+    agent_file.write_text("def agent(observation, configuration):\n    return 99\n")
+    with lobby_service(tmp_path) as base:
+        ann = register(base, "ann")
+        open_seek(base, ann, rows=6, columns=7, colour="O", rated=False)
+        bot = _start_bot(base, tmp_path / "conf", "--name", "wrong", "--agent", str(agent_file))
+        ticket = wait_for_game(base, ann)
+        printed, _ = bot.communicate(timeout=DEADLINE)
+        assert bot.returncode == 1, printed
+        assert "the agent answered 99, not a column it can play" in printed
+        moves = column_moves(base, ticket["gameId"])
+        assert [(move["player"], move["type"]) for move in moves] == [("wrong", "QUIT")]
