@@ -201,7 +201,7 @@ export class LobbyView {
       $("leaders-pool").textContent = this.pool;
       $("leaders").replaceChildren(
         ...answer.players.map((/** @type {any} */ leader) =>
-          entry(` · ${leader.games} games`, who(leader.name, leader.rating, leader.bot)),
+          entry(` · ${leader.games} game${leader.games === 1 ? "" : "s"}`, who(leader.name, leader.rating, leader.bot)),
         ),
       );
       $("leaders-empty").hidden = answer.players.length > 0;
