@@ -280,12 +280,17 @@ export class LobbyView {
     });
   }
 
-  usePastedKey(/** @type {string} */ key) {
-    this.act("That key could not be used", async () => {
+  /** Plays as the player of a key pasted from another device, once the service knows it. */
+  async usePastedKey(/** @type {string} */ key) {
+    clearNotice();
+    try {
       this.player = await useKey(key);
-      this.stop();
-      location.reload();
-    });
+    } catch (error) {
+      failed(error, "That key could not be used", () => this.usePastedKey(key));
+      return;
+    }
+    this.stop();
+    location.reload();
   }
 }
 

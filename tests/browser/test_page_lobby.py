@@ -211,3 +211,26 @@ def test_the_example_bot_accepts_a_browser_players_seek_and_plays_it_to_the_end(
     assert bot.returncode == 0, printed
     assert "Game over" in ending
     assert re.search(r"Game \S+ over: ", printed), printed
+
+
+def test_your_key_moves_the_player_to_another_browser(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    phone, laptop = new_page(), new_page()
+    enter_lobby(phone, service, "gina")
+    phone.get_by_role("button", name="Enter the lobby").click()
+    expect(phone.locator("#lobby-me")).to_contain_text("You play as gina")
+    phone.get_by_text("Your key").click()
+    key = phone.locator("#key-field").input_value()
+    assert len(key) >= 22 and key not in phone.url
+    enter_lobby(laptop, service, None)
+    laptop.get_by_text("Your key").click()
+    laptop.get_by_label("A key from another device").fill(key)
+    laptop.get_by_role("button", name="Use this key").click()
+    expect(laptop.locator("#lobby-me")).to_contain_text("You play as gina")
+    expect(laptop.locator("#key-field")).to_have_value(key)
+    laptop.get_by_text("Your key").click()  # the page was loaded again, as gina
+    laptop.get_by_label("A key from another device").fill("not-a-key")
+    laptop.get_by_role("button", name="Use this key").click()
+    expect(laptop.locator("#notice")).to_contain_text("That key could not be used")
+    expect(laptop.locator("#lobby-me")).to_contain_text("You play as gina")
