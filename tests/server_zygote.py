@@ -326,13 +326,14 @@ def _tell_first_reads(told: Path) -> None:
     """Make each waiting request for moves append ``PID GAME START`` to ``told`` after its first read.
 
     Only once that read found no move: the request is then registered with
-    the app's hub (before it read), and waits.
+    the app's hub (before it read), and waits. The lobby's feeds alike
+    (``PID ~lobby lobby``, ``PID ~player:NAME me``).
     """
     from collections.abc import Callable
     from typing import Any
 
     from connect_four.service.long_poll import Reading
-    from connect_four.service.routers import drop_token
+    from connect_four.service.routers import drop_token, lobby
 
     wait_for_news = drop_token.wait_for_news
 
@@ -359,6 +360,7 @@ def _tell_first_reads(told: Path) -> None:
         return await wait_for_news(hub, store, game_id, key, read_and_tell, timeout, receive)
 
     drop_token.wait_for_news = telling  # type: ignore[assignment]
+    lobby.wait_for_news = telling  # type: ignore[assignment]
 
 
 def _dup_above(fd: int, lowest: int) -> int:

@@ -96,7 +96,17 @@ def valid(client: AppClient) -> Iterator[dict[str, str]]:
     """A valid value of each path parameter: a game with one move, its player, a board."""
     game_id = client.post("/drop_token", json=BODIES["POST", "/drop_token"]).json()["gameId"]
     assert client.post(f"/drop_token/{game_id}/p1", json={"column": 0}).status_code == 200
-    yield {"gameId": game_id, "playerId": "p2", "move_number": "0", "board": "X" * 42}
+    # A lobby player and their open seek (issue 36): the lobby's routes take their names.
+    key = client.post("/players", json={"name": "p3"}).json()["key"]
+    seek = client.post("/lobby/seeks", json={}, headers={"Authorization": f"Bearer {key}"})
+    yield {
+        "gameId": game_id,
+        "playerId": "p2",
+        "move_number": "0",
+        "board": "X" * 42,
+        "name": "p3",
+        "seekId": seek.json()["id"],
+    }
 
 
 def test_every_parameter_of_the_api_is_listed() -> None:
@@ -114,6 +124,10 @@ def test_every_parameter_of_the_api_is_listed() -> None:
         ("/winner/{board}", "columns"),
         ("/winner/{board}", "connect"),
         ("/winner/{board}", "first"),
+        ("/lobby", "since"),
+        ("/lobby", "wait"),
+        ("/lobby/seeks/{seekId}", "seekId"),
+        ("/players/{name}", "name"),
     }
 
 

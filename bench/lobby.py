@@ -1,0 +1,260 @@
+"""The lobby at scale (issue 36): many players pairing on one service process, many watchers.
+
+Starts ``python -m connect_four.service`` (SQLite, a fresh temporary file,
+access log and per-client rates off, room for every connection from
+127.0.0.1) on a free port, registers ``--players`` players, and measures:
+
+1. **Delivery of lobby changes** to ``--watchers`` clients, each holding
+   ``GET /lobby?since=V&wait=60`` on its own connection: for ``--changes``
+   changes one after the other (a seek made), the time from sending the
+   change until each watcher has the new version; median, p99 and worst
+   over every (change, watcher). The issue's target: p99 at most 100 ms.
+2. **Quick pairing**: the players press "play someone now"
+   (``POST /lobby/pair``, one pool, equal ratings) at ``--rate`` presses a
+   second, spread evenly; a player left waiting holds ``GET /lobby/me``
+   until their game comes. For each pairing, the time from the second
+   press until both players have their ticket (the presser's 201, the
+   waiter's feed); pairings a second done, and that time's median, p99 and
+   worst. The issue's target: p99 at most 500 ms at 100 pairings a second.
+
+The clients are asyncio raw sockets in this process (one connection per
+request in flight); the load stays on 127.0.0.1 and ends by itself. It
+prints the machine's load with the figures: the machine may be shared.
+
+    python -m bench.lobby --players 1000 --watchers 1000 --rate 200
+    python -m bench.lobby --players 200 --watchers 200 --changes 5   # quick
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.service_process import start_service
+
+WATCH_WAIT = 60
+"""Seconds each watcher's long poll asks for (longer than the bench's phases)."""
+
+
+class Connection:
+    """One HTTP/1.1 keep-alive connection to the service, one request at a time."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(
+        self, method: str, path: str, key: str | None = None, body: Any = None
+    ) -> tuple[int, Any]:
+        """Send one request; its status and JSON answer (None for an empty body)."""
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        assert self.reader is not None
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        if key is not None:
+            head += f"Authorization: Bearer {key}\r\n"
+        if body is not None:
+            head += f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + payload)
+        answer = await self.reader.readuntil(b"\r\n\r\n")
+        lines = answer.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        length = 0
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        data = await self.reader.readexactly(length) if length else b""
+        return status, json.loads(data) if data else None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def percentiles(values: list[float]) -> str:
+    """Median, p99 and worst of ``values`` (seconds) in milliseconds."""
+    if not values:
+        return "none"
+    ordered = sorted(values)
+
+    def at(fraction: float) -> float:
+        return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] * 1000
+
+    return f"median {at(0.5):.1f} ms, p99 {at(0.99):.1f} ms, worst {ordered[-1] * 1000:.1f} ms"
+
+
+async def register(port: int, count: int, prefix: str) -> list[str]:
+    """``count`` new players' keys (32 connections at a time)."""
+    keys: list[str] = []
+    opening = asyncio.Semaphore(32)
+
+    async def one(number: int) -> None:
+        async with opening:
+            connection = Connection(port)
+            status, answer = await connection.request(
+                "POST", "/players", body={"name": f"{prefix}{number}"}
+            )
+            connection.close()
+            assert status == 201, answer
+            keys.append(answer["key"])
+
+    await asyncio.gather(*(one(number) for number in range(count)))
+    return keys
+
+
+async def watch(port: int, watchers: int, changes: int, maker: str) -> list[float]:
+    """Delivery delays of ``changes`` lobby changes to ``watchers`` waiting clients."""
+    connections = [Connection(port) for _ in range(watchers)]
+    _, lobby = await Connection(port).request("GET", "/lobby")
+    version = lobby["version"]
+    delays: list[float] = []
+    maker_connection = Connection(port)
+    seeks: list[str] = []
+    opening = asyncio.Semaphore(64)
+
+    async def armed(connection: Connection, since: int) -> tuple[float, int]:
+        async with opening:
+            if connection.writer is None:
+                await connection.request("GET", "/lobby?wait=0.001")  # Connected first.
+        status, answer = await connection.request("GET", f"/lobby?since={since}&wait={WATCH_WAIT}")
+        assert status == 200, answer
+        return time.perf_counter(), answer["version"]
+
+    for _ in range(changes):
+        waits = [asyncio.ensure_future(armed(connection, version)) for connection in connections]
+        await asyncio.sleep(1.0 + watchers / 2000)  # Every watcher's request waiting.
+        sent = time.perf_counter()
+        if len(seeks) == 3:
+            await maker_connection.request("DELETE", f"/lobby/seeks/{seeks.pop()}", maker)
+        else:
+            status, seek = await maker_connection.request("POST", "/lobby/seeks", maker, {})
+            assert status == 201, seek
+            seeks.append(seek["id"])
+        arrivals = await asyncio.gather(*waits)
+        delays += [arrived - sent for arrived, _ in arrivals]
+        version = max(seen for _, seen in arrivals)
+    for connection in [*connections, maker_connection]:
+        connection.close()
+    return delays
+
+
+async def pair(port: int, keys: list[str], rate: float) -> tuple[list[float], float]:
+    """Press "play someone now" for every player at ``rate`` presses a second.
+
+    Returns each pairing's time from the second press to both tickets, and the
+    seconds from the first press to the last ticket.
+    """
+    ready: dict[str, list[float]] = {}
+    presses: dict[str, list[float]] = {}
+    opening = asyncio.Semaphore(64)
+
+    async def connected(key: str) -> tuple[Connection, Connection, int]:
+        """The player's two connections, open, and their feed's version before pressing."""
+        async with opening:
+            connection, feed = Connection(port), Connection(port)
+            await connection.request("GET", "/lobby?wait=0.001")
+            _, mine = await feed.request("GET", "/lobby/me", key)
+        return connection, feed, mine["version"]
+
+    async def player(
+        key: str, at: float, connection: Connection, feed: Connection, version: int
+    ) -> None:
+        await asyncio.sleep(max(0.0, at - time.perf_counter()))
+        start = time.perf_counter()
+        status, answer = await connection.request("POST", "/lobby/pair", key, {})
+        if status == 201:
+            game = answer["gameId"]
+            presses.setdefault(game, []).append(start)
+            ready.setdefault(game, []).append(time.perf_counter())
+        else:
+            assert status == 200, answer
+            while True:
+                status, mine = await feed.request("GET", f"/lobby/me?since={version}&wait=30", key)
+                assert status == 200, mine
+                version = mine["version"]
+                if mine["games"]:
+                    game = mine["games"][0]["gameId"]
+                    presses.setdefault(game, []).append(start)
+                    ready.setdefault(game, []).append(time.perf_counter())
+                    break
+        connection.close()
+        feed.close()
+
+    players = await asyncio.gather(*(connected(key) for key in keys))
+    began = time.perf_counter() + 0.5
+    await asyncio.gather(
+        *(
+            player(key, began + number / rate, *opened)
+            for number, (key, opened) in enumerate(zip(keys, players, strict=True))
+        )
+    )
+    ended = time.perf_counter()
+    delays = [max(ready[game]) - max(presses[game]) for game in ready if len(ready[game]) == 2]
+    return delays, ended - began
+
+
+async def run(args: argparse.Namespace, port: int) -> None:
+    keys = await register(port, args.players, "p")
+    (maker,) = await register(port, 1, "maker")
+    print(f"{args.players} players registered")
+    delays = await watch(port, args.watchers, args.changes, maker)
+    print(
+        f"lobby changes to {args.watchers} watchers ({args.changes} changes): "
+        f"{percentiles(delays)} (target p99 <= 100 ms)"
+    )
+    delays, seconds = await pair(port, keys, args.rate)
+    pairings = len(delays)
+    print(
+        f"quick pairing: {args.players} presses at {args.rate:g}/s, {pairings} pairings in "
+        f"{seconds:.1f} s = {pairings / seconds:.1f} pairings/s; press to both boards ready: "
+        f"{percentiles(delays)} (target p99 <= 500 ms at 100 pairings/s)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=1000, help="players pairing (1000)")
+    parser.add_argument("--watchers", type=int, default=1000, help="lobby watchers (1000)")
+    parser.add_argument("--changes", type=int, default=10, help="lobby changes watched (10)")
+    parser.add_argument(
+        "--rate", type=float, default=200, help="presses a second (200: 100 pairings a second)"
+    )
+    args = parser.parse_args()
+    connections = 2 * (args.players + args.watchers) + 200
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, connections + 200)), hard))
+    room = str(connections)
+    with tempfile.TemporaryDirectory() as folder:
+        process, port = start_service(
+            Path(folder) / "lobby.db",
+            "--rate-games",
+            "off",
+            "--rate-reads",
+            "off",
+            "--max-connections",
+            room,
+            "--max-client-connections",
+            room,
+            "--max-client-waits",
+            room,
+        )
+        try:
+            asyncio.run(run(args, port))
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (machine shared)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,375 @@
+"""The lobby's API (issue 36): players and keys, seeks, accepts, quick pairing, the feeds, presence.
+
+Each test runs on SQLite and on PostgreSQL (the ``database`` fixture), in
+one process through :class:`AppClient`; the clock is the test's, moved
+instead of slept, and the lobby is swept by the test when it says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+import time
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from app_client import AppClient
+from friend_support import FakeClock
+from lobby_support import Call, Player, register
+
+from connect_four.service.main import create_app
+from server_support import Database
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def lobby_client(database: Database, clock: FakeClock) -> Iterator[AppClient]:
+    with AppClient(create_app(database, clock=clock)) as client:
+        yield client
+
+
+def _waiting(client: AppClient, count: int) -> None:
+    """Return once ``count`` requests wait in the app's hub (registered, first read done)."""
+    events = client.app.state.events  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 30
+    while events.waiting < count:
+        assert time.monotonic() < deadline, "the request never waited"
+        time.sleep(0.001)
+
+
+# --- Players and keys -------------------------------------------------------------
+
+
+def test_a_player_gets_a_long_url_safe_key_and_the_store_keeps_only_its_hash(
+    lobby_client: AppClient, database: Database
+) -> None:
+    ann = register(lobby_client, "ann")
+    assert len(ann.key) >= 43 and ann.key.replace("-", "").replace("_", "").isalnum()
+    me = ann.get("/players/me").json()
+    assert me == {"name": "ann", "bot": False, "ratings": {}}
+    if isinstance(database, Path):
+        with sqlite3.connect(database) as connection:
+            (digest,) = connection.execute("SELECT key_digest FROM players").fetchone()
+        assert digest == hashlib.sha256(ann.key.encode()).hexdigest()
+        assert ann.key.encode() not in database.read_bytes()
+
+
+@pytest.mark.parametrize("name", ["ANN", "Ann", "\uff41\uff4e\uff4e"])
+def test_names_are_unique_case_folded(lobby_client: AppClient, name: str) -> None:
+    register(lobby_client, "ann")
+    taken = lobby_client.post("/players", json={"name": name})
+    assert (taken.status_code, taken.json()["error"]) == (409, "name_taken")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"name": "x" * 101},
+        {"name": ""},
+        {"name": "."},
+        {"name": ".."},
+        {"name": "a/b"},
+        {"name": "a\x00b"},
+        {"name": "a\x1b[31mred"},
+        {"name": 7},
+        {"name": "ann", "bot": "yes"},
+        {"name": "ann", "key": "mine"},
+    ],
+)
+def test_a_name_the_drop_token_api_refuses_is_refused(
+    lobby_client: AppClient, body: dict[str, Any]
+) -> None:
+    response = lobby_client.post("/players", json=body)
+    assert (response.status_code, response.json()["error"]) == (400, "malformed_request")
+
+
+def test_a_markup_name_is_kept_as_text(lobby_client: AppClient) -> None:
+    name = '<img src=x onerror="alert(1)">&amp;'
+    player = register(lobby_client, name)
+    assert player.get("/players/me").json()["name"] == name
+    shown = lobby_client.get("/players/" + urllib.parse.quote(name, safe=""))
+    assert shown.json()["name"] == name
+    assert player.seek()["by"] == name
+
+
+@pytest.mark.parametrize(
+    ("headers", "code"),
+    [
+        ({}, "key_missing"),
+        ({"Authorization": "Basic abc"}, "key_missing"),
+        ({"Authorization": "Bearer "}, "key_missing"),
+        ({"Authorization": "Bearer wrong"}, "key_rejected"),
+        ({"Authorization": "Bearer " + "k" * 5000}, "key_rejected"),
+    ],
+)
+def test_a_call_as_a_player_needs_a_players_key(
+    lobby_client: AppClient, headers: dict[str, str], code: str
+) -> None:
+    register(lobby_client, "ann")
+    for method, path in [
+        ("GET", "/players/me"),
+        ("GET", "/lobby/me"),
+        ("POST", "/lobby/seeks"),
+        ("POST", "/lobby/pair"),
+        ("DELETE", "/lobby/pair"),
+    ]:
+        response = lobby_client.request(method, path, headers=headers, json={})
+        assert (response.status_code, response.json()["error"]) == (401, code), path
+        assert response.headers["WWW-Authenticate"] == "Bearer"
+
+
+def test_a_player_is_shown_to_all_without_secrets(lobby_client: AppClient) -> None:
+    register(lobby_client, "Bot Bob", bot=True)
+    shown = lobby_client.get("/players/bot bob")
+    assert shown.json() == {"name": "Bot Bob", "bot": True, "ratings": {}}
+    missing = lobby_client.get("/players/nobody")
+    assert (missing.status_code, missing.json()["error"]) == (404, "lobby_player_not_found")
+
+
+# --- Seeks -------------------------------------------------------------------------
+
+
+def test_a_seek_is_listed_and_accepting_it_starts_the_game_for_both(
+    lobby_client: AppClient,
+) -> None:
+    ann, bob = register(lobby_client, "ann"), register(lobby_client, "bob", bot=True)
+    seek = ann.seek(rows=5, columns=8, colour="O", clock={"minutes": 0.5, "increment": 0})
+    assert seek["pool"] == "5x8c4 0.5+0" and seek["rating"] == 1500.0
+    assert seek["clock"] == {"minutes": 0.5, "increment": 0}
+    lobby = lobby_client.get("/lobby").json()
+    assert [listed["id"] for listed in lobby["seeks"]] == [seek["id"]]
+    ticket = bob.accept(seek["id"])
+    assert ticket["players"] == ["bob", "ann"] and ticket["you"] == "bob"
+    assert (ticket["rows"], ticket["columns"], ticket["connect"]) == (5, 8, 4)
+    assert lobby_client.get("/lobby").json()["seeks"] == []
+    theirs = ann.ticket(ticket["gameId"])
+    assert theirs["state"] == "IN_PROGRESS" and theirs["you"] == "ann"
+    # Each token is its player's: bob (X) moves with his, ann with hers, not the other's.
+    assert bob.move(ticket["gameId"], 0, theirs["token"]).status_code == 403
+    assert bob.move(ticket["gameId"], 0, ticket["token"]).status_code == 200
+    assert ann.move(ticket["gameId"], 1, theirs["token"]).status_code == 200
+    live = lobby_client.get("/lobby").json()["live"]
+    assert live == [
+        {
+            "gameId": ticket["gameId"],
+            "players": ["bob", "ann"],
+            "ratings": [1500.0, 1500.0],
+            "pool": "5x8c4 0.5+0",
+            "rated": True,
+            "moves": 2,
+        }
+    ]
+
+
+def test_seeks_have_limits(lobby_client: AppClient) -> None:
+    ann, bob = register(lobby_client, "ann"), register(lobby_client, "bob")
+    seeks = [ann.seek() for _ in range(3)]
+    refused = ann.post("/lobby/seeks")
+    assert (refused.status_code, refused.json()["error"]) == (409, "too_many_seeks")
+    own = ann.post(f"/lobby/seeks/{seeks[0]['id']}/accept")
+    assert (own.status_code, own.json()["error"]) == (409, "own_seek")
+    not_hers = bob.delete(f"/lobby/seeks/{seeks[0]['id']}")
+    assert (not_hers.status_code, not_hers.json()["error"]) == (404, "seek_not_found")
+    assert ann.delete(f"/lobby/seeks/{seeks[0]['id']}").status_code == 204
+    gone = bob.post(f"/lobby/seeks/{seeks[0]['id']}/accept")
+    assert (gone.status_code, gone.json()["error"]) == (409, "seek_gone")
+    assert bob.post("/lobby/seeks/nonsense/accept").json()["error"] == "seek_gone"
+    assert len(ann.me()["seeks"]) == 2
+    ann.seek()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"rows": 0},
+        {"rows": 101},
+        {"columns": 2**63},
+        {"columns": -(2**63)},
+        {"rows": 6.0},
+        {"rows": True},
+        {"connect": 5},
+        {"colour": "red"},
+        {"clock": {"minutes": 0}},
+        {"clock": {"minutes": 601}},
+        {"clock": {"minutes": 5, "days": 1}},
+        {"clock": {"days": 61}},
+        {"rated": "yes"},
+        {"extra": 1},
+    ],
+)
+def test_a_seek_or_pairing_outside_the_limits_is_refused(
+    lobby_client: AppClient, body: dict[str, Any]
+) -> None:
+    ann = register(lobby_client, "ann")
+    for path in ("/lobby/seeks", "/lobby/pair"):
+        response = ann.post(path, **body)
+        assert (response.status_code, response.json()["error"]) == (400, "malformed_request")
+    assert ann.me()["seeks"] == [] and ann.me()["pairing"] is None
+
+
+def test_a_board_the_engine_refuses_stores_nothing(lobby_client: AppClient) -> None:
+    ann = register(lobby_client, "ann")
+    response = ann.post("/lobby/seeks", rows=1, columns=1)
+    assert response.status_code in (200, 201, 400)
+    if response.status_code == 400:
+        assert response.json()["error"] == "bad_rules"
+        assert ann.me()["seeks"] == []
+
+
+def _accept_at_once(
+    rival: Player, seek_id: str, start: threading.Barrier, answers: list[int]
+) -> None:
+    start.wait()
+    answers.append(rival.post(f"/lobby/seeks/{seek_id}/accept").status_code)
+
+
+def test_two_accepts_racing_give_one_game(lobby_client: AppClient) -> None:
+    ann = register(lobby_client, "ann")
+    rivals = [register(lobby_client, f"rival{number}") for number in range(4)]
+    for _ in range(8):  # Rounds: the window of a race is narrow.
+        seek = ann.seek()
+        start = threading.Barrier(len(rivals))
+        answers: list[int] = []
+        threads = [
+            threading.Thread(target=_accept_at_once, args=(rival, seek["id"], start, answers))
+            for rival in rivals
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(answers) == [201, 409, 409, 409]
+    assert len(ann.me()["games"]) == 8
+    assert sum(len(rival.me()["games"]) for rival in rivals) == 8
+
+
+# --- Feeds -------------------------------------------------------------------------
+
+
+def test_the_lobby_feed_answers_a_waiter_when_a_seek_is_made(lobby_client: AppClient) -> None:
+    ann = register(lobby_client, "ann")
+    version = lobby_client.get("/lobby").json()["version"]
+    waiter = Call(lobby_client.get, "/lobby", params={"since": version, "wait": 60})
+    _waiting(lobby_client, 1)
+    seek = ann.seek()
+    answer = waiter.result().json()
+    assert answer["version"] > version
+    assert [listed["id"] for listed in answer["seeks"]] == [seek["id"]]
+    at_once = lobby_client.get("/lobby", params={"since": version, "wait": 60}).json()
+    assert at_once["version"] == answer["version"]
+
+
+def test_the_seekers_feed_gets_the_ticket_when_the_seek_is_accepted(
+    lobby_client: AppClient,
+) -> None:
+    ann, bob = register(lobby_client, "ann"), register(lobby_client, "bob")
+    seek = ann.seek()
+    version = ann.me()["version"]
+    waiter = Call(ann.get, "/lobby/me", since=version, wait=60)
+    _waiting(lobby_client, 1)
+    ticket = bob.accept(seek["id"])
+    mine = waiter.result().json()
+    assert mine["version"] > version and mine["seeks"] == []
+    (game,) = mine["games"]
+    assert game["gameId"] == ticket["gameId"] and game["token"] != ticket["token"]
+    assert ann.move(ticket["gameId"], 0, game["token"]).status_code in (200, 409)
+
+
+def test_a_feed_refuses_a_wait_outside_its_limits(lobby_client: AppClient) -> None:
+    ann = register(lobby_client, "ann")
+    for params in ({"wait": 0}, {"wait": 301}, {"wait": "nan"}, {"since": -1}, {"since": 2**63}):
+        for path in ("/lobby", "/lobby/me"):
+            response = ann.get(path, **params)
+            assert (response.status_code, response.json()["error"]) == (400, "malformed_request")
+
+
+# --- Presence ----------------------------------------------------------------------
+
+
+def test_the_seeks_of_a_player_gone_are_removed(lobby_client: AppClient, clock: FakeClock) -> None:
+    ann, bob = register(lobby_client, "ann"), register(lobby_client, "bob")
+    ann.seek()
+    bob.seek()
+    lobby = lobby_client.app.state.lobby  # type: ignore[attr-defined]
+    clock.advance(9)
+    bob.get("/lobby/me")  # Bob is still here; ann's last call was 9 s ago.
+    lobby.sweep()
+    assert len(lobby_client.get("/lobby").json()["seeks"]) == 2
+    clock.advance(2)
+    lobby.sweep()
+    assert [seek["by"] for seek in lobby_client.get("/lobby").json()["seeks"]] == ["bob"]
+    assert ann.me()["seeks"] == []
+
+
+def test_a_player_holding_a_lobby_wait_is_present(
+    lobby_client: AppClient, clock: FakeClock
+) -> None:
+    ann = register(lobby_client, "ann")
+    ann.seek()
+    version = ann.me()["version"]
+    waiter = Call(ann.get, "/lobby/me", since=version, wait=120)
+    _waiting(lobby_client, 1)
+    clock.advance(100)  # Within the wait: still present.
+    lobby_client.app.state.lobby.sweep()  # type: ignore[attr-defined]
+    assert len(lobby_client.get("/lobby").json()["seeks"]) == 1
+    clock.advance(31)
+    lobby_client.app.state.lobby.sweep()  # type: ignore[attr-defined]
+    assert waiter.result().json()["seeks"] == []
+
+
+# --- Quick pairing -------------------------------------------------------------------
+
+
+def test_two_players_asking_to_play_now_are_paired(lobby_client: AppClient) -> None:
+    ann, bob = register(lobby_client, "ann"), register(lobby_client, "bob")
+    first = ann.post("/lobby/pair", clock={"minutes": 5, "increment": 3})
+    assert (first.status_code, first.json()) == (200, {"state": "waiting"})
+    assert ann.me()["pairing"] == "6x7c4 5+3"
+    assert lobby_client.get("/lobby").json()["waiting"] == {"6x7c4 5+3": 1}
+    other_pool = bob.post("/lobby/pair")
+    assert other_pool.status_code == 200
+    paired = bob.post("/lobby/pair", clock={"minutes": 5, "increment": 3})
+    assert paired.status_code == 201
+    ticket = paired.json()
+    assert sorted(ticket["players"]) == ["ann", "bob"] and ticket["pool"] == "6x7c4 5+3"
+    assert ann.ticket(ticket["gameId"])["token"]
+    assert ann.me()["pairing"] is None and bob.me()["pairing"] is None
+    assert lobby_client.get("/lobby").json()["waiting"] == {}
+
+
+def test_pairing_waits_for_the_gap_to_widen_and_can_be_stopped(
+    lobby_client: AppClient, clock: FakeClock
+) -> None:
+    players = [register(lobby_client, name) for name in ("ann", "bob", "cat")]
+    store = lobby_client.app.state.store  # type: ignore[attr-defined]
+    from connect_four.service.lobby_rules import Rating
+
+    with store._transaction(write=True) as connection:  # A strong player, by the store's own row.
+        connection.execute(
+            "INSERT INTO ratings (name, pool, rating, rd, volatility, games)"
+            " VALUES ('ann', '6x7c4 untimed', 2000, 50, 0.06, 30)"
+        )
+    assert store.lobby_player("ann")[2]["6x7c4 untimed"] == Rating(2000, 50, 0.06, 30)
+    ann, bob, cat = players
+    assert ann.post("/lobby/pair").status_code == 200
+    assert bob.post("/lobby/pair").status_code == 200  # 500 points apart: not yet.
+    assert cat.post("/lobby/pair", rows=5, columns=8).status_code == 200
+    assert cat.delete("/lobby/pair").status_code == 204
+    assert lobby_client.get("/lobby").json()["waiting"] == {"6x7c4 untimed": 2}
+    clock.advance(5)
+    for player in players:
+        player.get("/lobby/me")  # All present.
+    lobby_client.app.state.lobby.sweep()  # type: ignore[attr-defined]
+    assert ann.me()["games"] == [] and ann.me()["pairing"] == "6x7c4 untimed"
+    clock.advance(4)  # 100 + 50 x 9 > 500.
+    lobby_client.app.state.lobby.sweep()  # type: ignore[attr-defined]
+    (game,) = ann.me()["games"]
+    assert sorted(game["players"]) == ["ann", "bob"] and cat.me()["games"] == []

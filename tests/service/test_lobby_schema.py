@@ -1,0 +1,58 @@
+"""The lobby's tables are schema version 4: a database at version 3 is migrated and keeps its games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from app_client import AppClient
+from lobby_support import register
+
+from connect_four.service.main import create_app
+from connect_four.service.storage import open_store
+from server_support import Database
+
+LOBBY_TABLES = ("players", "ratings", "seeks", "pairing", "lobby_games", "lobby_version")
+
+
+def _as_version_3(database: Database) -> None:
+    """Take the lobby's tables away and say version 3, as a service before issue 36 left it."""
+    statements = [f"DROP TABLE {table}" for table in LOBBY_TABLES]
+    statements.append("UPDATE schema_version SET version = 3")
+    if isinstance(database, Path):
+        import sqlite3
+
+        with sqlite3.connect(database) as connection:
+            for statement in statements:
+                connection.execute(statement)
+        return
+    with psycopg.connect(str(database), autocommit=True) as connection:
+        for statement in statements:
+            connection.execute(statement)  # type: ignore[arg-type]
+
+
+def _version(database: Database) -> Any:
+    if isinstance(database, Path):
+        import sqlite3
+
+        with sqlite3.connect(database) as connection:
+            return connection.execute("SELECT version FROM schema_version").fetchall()
+    with psycopg.connect(str(database)) as connection:
+        return connection.execute("SELECT version FROM schema_version").fetchall()
+
+
+def test_a_version_3_database_gets_the_lobby_and_keeps_its_games(database: Database) -> None:
+    store = open_store(str(database))
+    created = store.create_game(players=["ann", "bob"], rows=6, columns=7)
+    store.play(game_id=created.game_id, player_id="ann", column=3)
+    store.close()
+    _as_version_3(database)
+    assert _version(database) == [(3,)]
+    with AppClient(create_app(database)) as client:
+        assert _version(database) == [(4,)]
+        moves = client.get(f"/drop_token/{created.game_id}/moves").json()["moves"]
+        assert moves == [{"type": "MOVE", "player": "ann", "column": 3}]
+        ann, bob = register(client, "ann"), register(client, "bob")
+        ticket = bob.accept(ann.seek()["id"])
+        assert client.get(f"/lobby/games/{ticket['gameId']}").json()["state"] == "IN_PROGRESS"
