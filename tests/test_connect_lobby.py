@@ -1,6 +1,6 @@
 """``connect.py --server URL --lobby``: the lobby at the terminal, through a pipe, against a real service.
 
-A scripted player (tests/lobby_support.py) is the other side: it opens a
+A scripted player (tests/lobby_player.py) is the other side: it opens a
 challenge the terminal accepts, or asks to be paired with it, and plays
 its moves over HTTP. The terminal keeps its player's key in the key file
 under ``$XDG_CONFIG_HOME`` and never shows it but for ``--show-key``.
@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from connect_support import CONNECT, ROOT
-from lobby_support import (
+from lobby_player import (
     DEADLINE,
     bearer,
     first_open,

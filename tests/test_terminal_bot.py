@@ -1,7 +1,7 @@
 """The example bot (connect_four.terminal.bot, ``connect-four-bot``).
 
 Its moves: the engine at a level, or a Kaggle ConnectX agent fed Kaggle's
-observation. Its games: against a scripted player (tests/lobby_support.py)
+observation. Its games: against a scripted player (tests/lobby_player.py)
 through a real service, the bot a program of its own started as the README
 says.
 """
@@ -20,7 +20,7 @@ import pytest
 
 from connect_four.engine import Game, Rules
 from connect_four.terminal.bot import AgentError, AgentMover, load_agent
-from lobby_support import (
+from lobby_player import (
     DEADLINE,
     column_moves,
     first_open,

@@ -29,7 +29,7 @@ from browser.browser_support import (
     wait_for_more_discs,
 )
 from connect_support import CONNECT, ROOT
-from lobby_support import DEADLINE
+from lobby_player import DEADLINE
 from server_support import HTTP
 
 pytestmark = pytest.mark.slow
