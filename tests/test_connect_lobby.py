@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import stat
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from connect_support import CONNECT, ROOT
+from connect_support import CONNECT, ROOT, default_sigint
 from lobby_player import (
     DEADLINE,
     bearer,
@@ -155,3 +156,31 @@ def test_play_someone_now_pairs_the_terminal_with_a_waiting_player(
     assert "Waiting for someone to play..." in shown.stdout
     assert f"Joined game {opponent.ticket['gameId']}" in shown.stdout
     assert sorted(opponent.ticket["players"]) == ["erin", "frank"]
+
+
+def test_ctrl_c_while_a_challenge_waits_takes_it_back(base: str, tmp_path: Path) -> None:
+    watcher = register(base, "ivy")
+    environment = {name: value for name, value in os.environ.items() if name != "CONNECT_FOUR_KEY"}
+    environment.update(XDG_CONFIG_HOME=str(tmp_path), HOME=str(tmp_path))
+    terminal = subprocess.Popen(
+        [sys.executable, str(CONNECT), "--server", base, "--lobby"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=environment,
+        preexec_fn=default_sigint,
+    )
+    assert terminal.stdin is not None
+    terminal.stdin.write("hank\nn\n")
+    terminal.stdin.flush()
+    deadline = time.monotonic() + DEADLINE
+    while not [seek for seek in lobby(base, watcher)["seeks"] if seek["by"] == "hank"]:
+        assert time.monotonic() < deadline, "hank's challenge never opened"
+        time.sleep(0.05)
+    terminal.send_signal(signal.SIGINT)
+    printed, problems = terminal.communicate(timeout=DEADLINE)
+    assert terminal.returncode == 130, problems
+    assert "Waiting for someone to accept it... (Ctrl-C leaves)" in printed
+    assert [seek for seek in lobby(base, watcher)["seeks"] if seek["by"] == "hank"] == []
