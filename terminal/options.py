@@ -184,7 +184,6 @@ def _refuse_ignored_options(options: argparse.Namespace) -> None:
         ("--commands", options.commands, human, "a human player"),
         ("--name", options.name is not None, options.server is not None, "--server"),
         ("--friend", options.friend is not None, options.server is not None, "--server"),
-        ("--friend", options.friend is not None, not options.lobby, "a game without --lobby"),
         ("--lobby", options.lobby, options.server is not None, "--server"),
         ("--show-key", options.show_key, options.lobby, "--lobby"),
         ("--token", options.token is not None, options.join is not None, "--join"),
@@ -283,6 +282,8 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
         raise UsageError(f"{option}: {error}") from None
     if options.clock is not None:
         settings.clock = parse_clock(options.clock)
+    if options.lobby and options.friend is not None:
+        raise UsageError("--friend cannot be used with --lobby: the lobby finds the other player")
     settings.lobby = options.lobby
     settings.show_key = options.show_key
     settings.name_given = options.name is not None
