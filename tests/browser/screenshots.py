@@ -246,7 +246,7 @@ def shoot_the_lobby(browser: Browser, url: str) -> None:
         ):
             page = new_page(browser, viewport, scheme)
             page.goto(url + "/#lobby")
-            page.get_by_label("Your name in the lobby").fill(f"zoe-{scheme}-{viewport['width']}")
+            page.get_by_label("Name in the lobby").fill(f"zoe-{scheme}-{viewport['width']}")
             page.get_by_role("button", name="Enter the lobby").click()
             expect(page.locator("#lobby-me")).to_contain_text("You play as zoe")
             expect(page.locator("#seeks li")).to_have_count(2)

@@ -43,7 +43,7 @@ def enter_lobby(page: Page, service: str, name: str | None) -> None:
     page.goto(service + "/#lobby")
     expect(page.get_by_role("heading", name=re.compile("^Lobby"))).to_be_visible()
     if name is not None:
-        page.get_by_label("Your name in the lobby").fill(name)
+        page.get_by_label("Name in the lobby").fill(name)
 
 
 def in_game(page: Page) -> None:
@@ -105,6 +105,9 @@ def test_two_browsers_play_someone_now_a_rated_game_and_a_third_watches_it(
     expect(live).to_contain_text("1500")
     live.click()
     expect(carol).to_have_url(re.compile(f"#watch={game_id}"))
+    # Ratings beside the players' names, as the game was paired.
+    expect(carol.locator("#play-heading")).to_contain_text("ann (1500)")
+    expect(carol.locator("#play-heading")).to_contain_text("bob (1500)")
 
     for number, choice in enumerate([0, 1, 0, 1, 0, 1, 0]):
         drop((x, o)[number % 2], choice)
