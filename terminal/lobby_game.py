@@ -83,6 +83,7 @@ def _sign_in(client: LobbyClient, settings: Settings) -> Conversation[str]:
         known = str(_call(client, client.me)["name"])
         yield Show(f"In the lobby of {server} as {known}.")
         return known
+    _call(client, client.lobby)  # a service out of reach is said before any name is asked
     name: str | None = settings.players[0] if settings.name_given else None
     while True:
         if name is None:

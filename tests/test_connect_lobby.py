@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -184,3 +185,13 @@ def test_ctrl_c_while_a_challenge_waits_takes_it_back(base: str, tmp_path: Path)
     assert terminal.returncode == 130, problems
     assert "Waiting for someone to accept it... (Ctrl-C leaves)" in printed
     assert [seek for seek in lobby(base, watcher)["seeks"] if seek["by"] == "hank"] == []
+
+
+def test_a_service_out_of_reach_is_said_before_any_name_is_asked(tmp_path: Path) -> None:
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    shown = run_lobby(f"http://127.0.0.1:{port}", tmp_path, "")
+    assert shown.returncode == 1
+    assert shown.stdout == ""
+    assert "cannot reach the service at" in shown.stderr and "connection refused" in shown.stderr
