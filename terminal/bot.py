@@ -205,7 +205,11 @@ class Bot:
                 self.say(self._ending(game, ticket, ended))
                 return
             if game.to_move == me:
-                self._move(game, address, ticket.token)
+                if not self._move(game, address, ticket.token):
+                    # Refused as over (a flag fell, a draw was claimed): the service says how.
+                    status = patiently(self.client.read_status, address, ticket.token)
+                    if status is None or not status.done:
+                        raise BotError(f"game {ticket.game_id} refuses the bot's moves")
                 continue
             if status is not None:
                 since = status.version
@@ -217,7 +221,8 @@ class Bot:
             else:  # a service without games between friends: wait on the move list
                 patiently(self.client.read_moves, ticket.game_id, len(game.moves), LOBBY_WAIT)
 
-    def _move(self, game: Game, address: GameAddress, token: str | None) -> None:
+    def _move(self, game: Game, address: GameAddress, token: str | None) -> bool:
+        """Play the mover's column; False if the service says the game is over meanwhile."""
         try:
             column = self.mover(game)
         except AgentError as error:
@@ -229,9 +234,10 @@ class Bot:
             patiently(self.client.post_move, address, column, token, key)
         except ServiceRefused as refusal:
             if refusal.code in ("game_done", "game_over"):
-                return  # the game ended meanwhile (a flag, a quit): the next read says how
+                return False
             raise
         game.play(column)
+        return True
 
     def _catch_up(self, game: Game, game_id: str) -> RemoteMove | None:
         """Play the moves the service has and the game not yet; the move that ended it, if a quit."""
