@@ -29,7 +29,7 @@ from browser.browser_support import (
     wait_for_more_discs,
 )
 from connect_support import CONNECT, ROOT
-from lobby_player import DEADLINE
+from lobby_player import DEADLINE, bearer, open_seek, register
 from server_support import HTTP
 
 pytestmark = pytest.mark.slow
@@ -237,3 +237,22 @@ def test_your_key_moves_the_player_to_another_browser(
     laptop.get_by_role("button", name="Use this key").click()
     expect(laptop.locator("#notice")).to_contain_text("That key could not be used")
     expect(laptop.locator("#lobby-me")).to_contain_text("You play as gina")
+
+
+def test_the_open_challenges_come_and_go_on_an_open_page(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    page = new_page()
+    enter_lobby(page, service, None)
+    expect(page.locator("#seeks-empty")).to_be_visible()
+    hal = register(service, "hal", bot=True)
+    seek = open_seek(service, hal, rows=7, columns=8, colour="X", rated=False)
+    # Pushed by the lobby's long poll: no reload, no button.
+    expect(page.locator("#seeks li")).to_have_count(1)
+    expect(page.locator("#seeks li")).to_contain_text("hal 1500 · bot")
+    expect(page.locator("#seeks li")).to_contain_text("7 × 8, untimed, casual, colour X")
+    expect(page.locator("#seeks-empty")).to_be_hidden()
+    answer = HTTP.delete(f"{service}/lobby/seeks/{seek['id']}", headers=bearer(hal), timeout=30)
+    assert answer.status_code == 204, answer.text
+    expect(page.locator("#seeks li")).to_have_count(0)
+    expect(page.locator("#seeks-empty")).to_be_visible()
