@@ -347,7 +347,7 @@ export function listenToLobby() {
   const forms = [
     ["pair-form", (view, form) => view.pair(form)],
     ["seek-form", (view, form) => view.seek(form)],
-    ["join-form", (view) => view.ensurePlayer()],
+    ["join-form", (view) => view.act("You could not enter the lobby", async () => {})],
     ["key-form", (view, form) => view.usePastedKey(String(new FormData(form).get("key")).trim())],
   ];
   for (const [id, run] of forms) {

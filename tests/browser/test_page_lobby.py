@@ -256,3 +256,16 @@ def test_the_open_challenges_come_and_go_on_an_open_page(
     assert answer.status_code == 204, answer.text
     expect(page.locator("#seeks li")).to_have_count(0)
     expect(page.locator("#seeks-empty")).to_be_visible()
+
+
+def test_a_name_taken_is_said_and_another_can_be_chosen(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    register(service, "ivan")
+    page = new_page()
+    enter_lobby(page, service, "IVAN")  # names are unique whatever their case
+    page.get_by_role("button", name="Enter the lobby").click()
+    expect(page.locator("#notice")).to_contain_text("That name is taken on this service")
+    page.get_by_label("Name in the lobby").fill("ivan2")
+    page.get_by_role("button", name="Enter the lobby").click()
+    expect(page.locator("#lobby-me")).to_contain_text("You play as ivan2")
