@@ -16,6 +16,7 @@ tests, which advance it and call :meth:`Lobby.sweep` instead of sleeping.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -30,6 +31,9 @@ __all__ = ["SWEEP", "Lobby", "bearer_key"]
 
 SWEEP = 1.0
 """Seconds between two sweeps of the lobby by one process."""
+
+VIEW_AGE = 1.0
+"""Seconds a lobby view read for one version may be answered again (its online count ages)."""
 
 _log = logging.getLogger("connect_four.service.lobby")
 
@@ -66,7 +70,25 @@ class Lobby:
         self.presence = presence
         self.events = events
         self.store = store
+        self._view: tuple[int, float, bytes] | None = None
         self.attach(store)
+
+    def lobby_json(self) -> tuple[int, bytes]:
+        """The lobby's version and its view as JSON, read again only when the version moved.
+
+        A thousand watchers renewing their waits after a change then cost one
+        read of the version each, and the view is read once (or once a
+        :data:`VIEW_AGE`, for the count of players online).
+        """
+        version = self.store.lobby_version()
+        now = self.clock()
+        cached = self._view
+        if cached is not None and cached[0] == version and 0 <= now - cached[1] < VIEW_AGE:
+            return version, cached[2]
+        view = self.store.lobby_view(now)
+        body = json.dumps(view, separators=(",", ":"), ensure_ascii=False).encode()
+        self._view = (int(view["version"]), now, body)
+        return int(view["version"]), body
 
     def attach(self, store: GameStore) -> None:
         """Wake this lobby's waiters on ``store``'s changes from now on (the app's store)."""
@@ -100,4 +122,6 @@ class Lobby:
             try:
                 await call_store(self.store, self.sweep)
             except StorageError as error:
-                _log.warning("lobby sweep: %s", error)
+                _log.warning("lobby sweep: %s", error)  # The database's fault: the next sweep.
+            except Exception:
+                _log.exception("lobby sweep failed")  # Logged; the lobby goes on being swept.

@@ -25,7 +25,6 @@ __all__ = [
     "PlayerOut",
     "PlayerRegistered",
     "RatingOut",
-    "RatingsOut",
     "SeekIn",
     "SeekOut",
 ]
@@ -76,9 +75,6 @@ class PlayerOut(BaseModel):
     name: str
     bot: bool
     ratings: dict[str, RatingOut]
-
-
-RatingsOut = PlayerOut
 
 
 class _Board(_Input):
@@ -193,6 +189,8 @@ class MyLobbyOut(BaseModel):
 
 
 class RatingsBeforeAfter(BaseModel):
+    """Both players' ratings before the game, and after it (once a rated game is over)."""
+
     before: list[RatingOut]
     after: list[RatingOut] | None
 
@@ -215,10 +213,16 @@ class GameRecordOut(BaseModel):
     reason: str | None
     started: str
     ended: str | None
+    clocks: list[float] | None = Field(
+        description="Each player's seconds left after their last move (0: their flag fell); "
+        "null for an untimed game."
+    )
     ratings: RatingsBeforeAfter
 
 
 class LeaderOut(BaseModel):
+    """One line of a leaderboard."""
+
     name: str
     bot: bool
     rating: float

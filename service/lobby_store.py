@@ -45,6 +45,7 @@ from .errors import (
     SeekGoneError,
     SeekNotFoundError,
     TooManySeeksError,
+    shown,
 )
 from .lobby_rules import Rating
 from .records import ClockSetting, GameRecord, check_game_id, drop_token_rules, new_game_id
@@ -215,6 +216,20 @@ class LobbyGame:
     nonces: tuple[str, str]
 
 
+# The players gone who left seeks or a pairing behind: read from the few seeks and
+# pairings, not from every player ever registered. Parameter: the time now.
+_GONE_SEEKERS = (
+    "SELECT s.name FROM seeks AS s JOIN players AS p ON p.name = s.name WHERE p.present_until < ?"
+)
+_GONE_WAITERS = (
+    "SELECT w.name FROM pairing AS w JOIN players AS p ON p.name = w.name WHERE p.present_until < ?"
+)
+
+
+class _Raced(Exception):
+    """Another process took a row this transaction counted on: it is rolled back whole."""
+
+
 Told = Callable[[Iterable[str]], None]
 """Told the hub keys of the feeds a committed change concerns (this process's waiters)."""
 
@@ -319,7 +334,7 @@ class LobbyTables:
                 "SELECT name, bot FROM players WHERE folded = ?", (lobby.folded(name),)
             ).fetchone()
             if row is None:
-                raise LobbyPlayerNotFoundError(f"no player is named {name!r}")
+                raise LobbyPlayerNotFoundError(f"no player is named {shown(name)}")
             ratings = {
                 str(pool): Rating(float(r), float(rd), float(v), int(g))
                 for pool, r, rd, v, g in connection.execute(
@@ -529,9 +544,8 @@ class LobbyTables:
         """
         with self._transaction() as connection:
             gone = connection.execute(
-                "SELECT 1 FROM players WHERE present_until < ? AND (name IN (SELECT name FROM seeks)"
-                " OR name IN (SELECT name FROM pairing)) LIMIT 1",
-                (now,),
+                f"SELECT 1 FROM ({_GONE_SEEKERS} UNION ALL {_GONE_WAITERS}) AS gone LIMIT 1",  # noqa: S608
+                (now, now),
             ).fetchone()
             pools = connection.execute(
                 "SELECT pool FROM pairing GROUP BY pool HAVING count(*) > 1"
@@ -539,33 +553,40 @@ class LobbyTables:
         if gone is None and not pools:
             return []
         made: list[tuple[GameRecord, LobbyGame]] = []
+        try:
+            keys = self._sweep_now(now, [str(pool) for (pool,) in pools], made)
+        except _Raced:
+            return []  # Rolled back whole: the next sweep starts again from the tables.
+        for record, _ in made:
+            self._remember_new(record)
+        self._tell(keys)
+        return [game for _, game in made]
+
+    def _sweep_now(
+        self, now: float, pools: list[str], made: list[tuple[GameRecord, LobbyGame]]
+    ) -> list[str]:
+        """:meth:`sweep_lobby`'s write transaction; the hub keys to tell."""
         with self._transaction(write=True) as connection:
             left = [
                 str(name)
                 for (name,) in connection.execute(
-                    "DELETE FROM seeks WHERE name IN"
-                    " (SELECT name FROM players WHERE present_until < ?) RETURNING name",
+                    f"DELETE FROM seeks WHERE name IN ({_GONE_SEEKERS}) RETURNING name",  # noqa: S608
                     (now,),
                 ).fetchall()
             ]
             left += [
                 str(name)
                 for (name,) in connection.execute(
-                    "DELETE FROM pairing WHERE name IN"
-                    " (SELECT name FROM players WHERE present_until < ?) RETURNING name",
+                    f"DELETE FROM pairing WHERE name IN ({_GONE_WAITERS}) RETURNING name",  # noqa: S608
                     (now,),
                 ).fetchall()
             ]
             changed = set(left)
-            for (pool,) in pools:
-                made += self._pair_waiting(connection, str(pool), now)
+            for pool in pools:
+                made += self._pair_waiting(connection, pool, now)
             for _, game in made:
                 changed.update(game.players)
-            keys = self._changed(connection, changed, lobby_too=True) if changed else []
-        for record, _ in made:
-            self._remember_new(record)
-        self._tell(keys)
-        return [game for _, game in made]
+            return self._changed(connection, changed, lobby_too=True) if changed else []
 
     def _pair_waiting(
         self, connection: Connection, pool: str, now: float
@@ -585,9 +606,12 @@ class LobbyTables:
             if spec_one.rated != spec_two.rated or abs(float(one[1]) - float(two[1])) > gap:
                 index += 1
                 continue
-            connection.execute(
-                "DELETE FROM pairing WHERE name IN (?, ?)", (str(one[0]), str(two[0]))
-            )
+            taken = connection.execute(
+                "DELETE FROM pairing WHERE name IN (?, ?) RETURNING name",
+                (str(one[0]), str(two[0])),
+            ).fetchall()
+            if len(taken) != 2:  # Another process's sweep paired one of them first.
+                raise _Raced
             seats = [
                 (str(one[0]), str(one[4]), str(one[5])),
                 (str(two[0]), str(two[4]), str(two[5])),
@@ -789,9 +813,13 @@ class LobbyTables:
                 )
                 if column is not None
             ]
+            state = connection.execute(
+                "SELECT state FROM friend_games WHERE game_id = ?", (game_id,)
+            ).fetchone()
         entry = _game_json(row)
         del entry["moveCount"]
         entry["moves"] = moves
+        entry["clocks"] = _clocks(None if state is None else rules.load(state[0]), entry)
         return entry
 
     def leaderboard(self, pool: str, limit: int) -> list[dict[str, Any]]:
@@ -880,6 +908,16 @@ def _game_json(row: Any) -> dict[str, Any]:
             "after": None if after is None else [_rating_dict(r) for r in after],
         },
     }
+
+
+def _clocks(extras: rules.Extras | None, entry: dict[str, Any]) -> list[float] | None:
+    """Each player's seconds left after their last move (0 for a flag fallen); None: untimed."""
+    if extras is None or extras["clock"] is None:
+        return None
+    left = [round(float(seconds), 3) for seconds in extras["clock"]["remaining"]]
+    if entry["reason"] == "TIMEOUT" and entry["winner"] is not None:
+        left[1 - entry["players"].index(entry["winner"])] = 0.0
+    return left
 
 
 def _rating_dict(row: list[float]) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from ..long_poll import Reading, wait_for_news
 from ..rate_limits import limited
 from ..schemas import error_responses, rate_limited
 from ..store_calls import call_store
-from .players import KEY_ERRORS, STORAGE_ERRORS, PlayerKey
+from .players import KEY_ERRORS, READ_ERRORS, STORAGE_ERRORS, PlayerKey
 
 __all__ = ["MAX_LEADERS", "router"]
 
@@ -150,8 +150,8 @@ async def read_lobby(
         await _player(store, lobby, authorization, wait or 0.0)
 
     def read() -> Reading[bytes]:
-        view = store.lobby_view(lobby.clock())
-        return Reading(_json(view), news=since is None or view["version"] != since)
+        version, body = lobby.lobby_json()
+        return Reading(body, news=since is None or version != since)
 
     if wait is None:
         return Response((await call_store(store, read)).answer, media_type="application/json")
@@ -354,7 +354,7 @@ async def unpair(store: StoreDep, lobby: LobbyDep, authorization: PlayerKey = No
     dependencies=[Depends(limited("reads"))],
     responses={
         200: {"content": {"text/plain": {"example": "2026-11-26T08:00:00.000Z 6x7c4 5+3 rated"}}},
-        **error_responses(e404="No lobby game has this id.", **STORAGE_ERRORS),
+        **error_responses(e404="No lobby game has this id.", **READ_ERRORS, **STORAGE_ERRORS),
     },
 )
 async def read_game_text(game_id: LobbyGameId, store: StoreDep) -> PlainTextResponse:
@@ -387,7 +387,7 @@ def record_line(record: dict[str, Any]) -> str:
     "/games/{gameId}",
     response_model=GameRecordOut,
     dependencies=[Depends(limited("reads"))],
-    responses=error_responses(e404="No lobby game has this id.", **STORAGE_ERRORS),
+    responses=error_responses(e404="No lobby game has this id.", **READ_ERRORS, **STORAGE_ERRORS),
 )
 async def read_game(game_id: LobbyGameId, store: StoreDep) -> Response:
     """A lobby game's record: players, board, clock, moves (0-based columns), result,
@@ -403,6 +403,7 @@ async def read_game(game_id: LobbyGameId, store: StoreDep) -> Response:
     dependencies=[Depends(limited("reads"))],
     responses=error_responses(
         e400=f"Malformed request: pool (1 to 100 characters), limit (1 to {MAX_LEADERS}).",
+        **READ_ERRORS,
         **STORAGE_ERRORS,
     ),
 )

@@ -20,7 +20,7 @@ from ..rate_limits import limited
 from ..schemas import error_responses, rate_limited
 from ..store_calls import call_store
 
-__all__ = ["KEY_ERRORS", "STORAGE_ERRORS", "PlayerKey", "player_out", "router"]
+__all__ = ["KEY_ERRORS", "READ_ERRORS", "STORAGE_ERRORS", "PlayerKey", "player_out", "router"]
 
 router = APIRouter(prefix="/players", tags=["lobby"])
 
@@ -36,6 +36,7 @@ KEY_ERRORS = {
     "e401": "No 'Authorization: Bearer <key>' was sent (key_missing), or the key is no "
     "player's (key_rejected)."
 }
+READ_ERRORS = {"e429": rate_limited("read too much")}
 STORAGE_ERRORS = {
     "e503": "The database cannot be used (storage_*); nothing was stored. Retry after Retry-After."
 }
@@ -80,7 +81,8 @@ async def create_player(body: PlayerIn, store: StoreDep) -> PlayerRegistered:
 @router.get(
     "/me",
     response_model=PlayerOut,
-    responses=error_responses(**KEY_ERRORS, **STORAGE_ERRORS),
+    dependencies=[Depends(limited("reads"))],
+    responses=error_responses(**KEY_ERRORS, **READ_ERRORS, **STORAGE_ERRORS),
 )
 async def read_me(store: StoreDep, lobby: LobbyDep, authorization: PlayerKey = None) -> PlayerOut:
     """The player whose key is sent, with their ratings by pool."""
@@ -91,8 +93,9 @@ async def read_me(store: StoreDep, lobby: LobbyDep, authorization: PlayerKey = N
 @router.get(
     "/{name}",
     response_model=PlayerOut,
+    dependencies=[Depends(limited("reads"))],
     responses=error_responses(
-        e404="No player has this name (lobby_player_not_found).", **STORAGE_ERRORS
+        e404="No player has this name (lobby_player_not_found).", **READ_ERRORS, **STORAGE_ERRORS
     ),
 )
 async def read_player(

@@ -164,9 +164,11 @@ def test_a_seek_is_listed_and_accepting_it_starts_the_game_for_both(
             "ratings": [1500.0, 1500.0],
             "pool": "5x8c4 0.5+0",
             "rated": True,
-            "moves": 2,
+            "moves": 0,  # As of the lobby's last change: a move is none.
         }
     ]
+    ann.seek()
+    assert lobby_client.get("/lobby").json()["live"][0]["moves"] == 2
 
 
 def test_seeks_have_limits(lobby_client: AppClient) -> None:
@@ -373,3 +375,28 @@ def test_pairing_waits_for_the_gap_to_widen_and_can_be_stopped(
     lobby_client.app.state.lobby.sweep()  # type: ignore[attr-defined]
     (game,) = ann.me()["games"]
     assert sorted(game["players"]) == ["ann", "bob"] and cat.me()["games"] == []
+
+
+def test_pairing_takes_the_nearest_rating_waiting(lobby_client: AppClient) -> None:
+    store = lobby_client.app.state.store  # type: ignore[attr-defined]
+    # 180 points apart, the two waiting never pair; the newcomer is 100 and 80 from them.
+    ratings = {"low": 1500, "near": 1680, "new": 1600}
+    players = {name: register(lobby_client, name) for name in ratings}
+    with store._transaction(write=True) as connection:
+        for name, rating in ratings.items():
+            connection.execute(
+                "INSERT INTO ratings (name, pool, rating, rd, volatility, games)"
+                " VALUES (?, '6x7c4 untimed', ?, 50, 0.06, 10)",
+                (name, rating),
+            )
+    for name in ("low", "near"):
+        assert players[name].post("/lobby/pair").status_code == 200
+    ticket = players["new"].post("/lobby/pair").json()
+    assert sorted(ticket["players"]) == ["near", "new"]
+    assert lobby_client.get("/lobby").json()["waiting"] == {"6x7c4 untimed": 1}
+
+
+def test_an_unknown_name_of_any_length_is_a_short_404(lobby_client: AppClient) -> None:
+    missing = lobby_client.get("/players/" + "n" * 10_000)
+    assert (missing.status_code, missing.json()["error"]) == (404, "lobby_player_not_found")
+    assert len(missing.json()["detail"]) < 200

@@ -9,6 +9,7 @@ ratings before; a casual game changes none. On SQLite and PostgreSQL.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -16,7 +17,7 @@ import glicko2
 import pytest
 from app_client import AppClient
 from friend_support import FakeClock
-from lobby_support import Player, game_between, register
+from lobby_support import Call, Player, game_between, register
 
 from connect_four.service.main import create_app
 from server_support import Database
@@ -172,6 +173,7 @@ def test_every_end_of_a_rated_game_updates_the_ratings_once(
     end(lobby_client, clock, x, o, game, tokens)
     record = lobby_client.get(f"/lobby/games/{game}").json()
     assert (record["state"], record["reason"]) == ("DONE", reason)
+    assert record["clocks"] == ([30.0, 0.0] if reason == "TIMEOUT" else None)
     assert record["winner"] == (None if score == 0.5 else "x")
     want_x = [*expected((1500, 350, 0.06), (1500, 350), score), 1]
     want_o = [*expected((1500, 350, 0.06), (1500, 350), 1 - score), 1]
@@ -195,3 +197,28 @@ def test_a_casual_game_changes_no_rating(lobby_client: AppClient) -> None:
     record = lobby_client.get(f"/lobby/games/{game_id}").json()
     assert record["winner"] == "ann" and record["ratings"]["after"] is None
     assert " casual " in lobby_client.get(f"/lobby/games/{game_id}.txt").text
+
+
+def test_a_game_ended_through_one_app_wakes_its_players_feed_on_another(
+    database: Database, clock: FakeClock
+) -> None:
+    """Two apps on one database stand for two processes: the end's news crosses between them."""
+    with (
+        AppClient(create_app(database, clock=clock)) as first,
+        AppClient(create_app(database, clock=clock)) as second,
+    ):
+        ann, bob = register(first, "ann"), register(first, "bob")
+        game_id, tokens = game_between(ann, bob, colour="X")
+        watching = Player(second, "ann", ann.key)
+        version = watching.me()["version"]
+        waiter = Call(watching.get, "/lobby/me", since=version, wait=60)
+        events = second.app.state.events  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 30
+        while events.waiting < 1:
+            assert time.monotonic() < deadline, "the request never waited"
+            time.sleep(0.001)
+        for player, column in [(ann, 0), (bob, 1), (ann, 0), (bob, 1), (ann, 0), (bob, 1)]:
+            _drop(player, game_id, tokens, column)
+        _drop(ann, game_id, tokens, 0)
+        (game,) = waiter.result().json()["games"]
+        assert (game["state"], game["winner"], game["reason"]) == ("DONE", "ann", "CONNECT")
