@@ -34,6 +34,7 @@ from lobby_player import (
     play_out,
     register,
     wait_for_game,
+    wait_for_seek,
 )
 from server_support import HTTP
 
@@ -195,3 +196,29 @@ def test_a_service_out_of_reach_is_said_before_any_name_is_asked(tmp_path: Path)
     assert shown.returncode == 1
     assert shown.stdout == ""
     assert "cannot reach the service at" in shown.stderr and "connection refused" in shown.stderr
+
+
+def test_a_challenge_opened_at_the_terminal_is_accepted_and_played(
+    base: str, tmp_path: Path
+) -> None:
+    june = register(base, "june")
+
+    def accept_kims_challenge() -> dict[str, Any]:
+        seek = wait_for_seek(base, june, "kim")
+        assert (seek["rows"], seek["columns"], seek["clock"]) == (6, 7, None)
+        answer = HTTP.post(
+            f"{base}/lobby/seeks/{seek['id']}/accept", json={}, headers=bearer(june), timeout=30
+        )
+        assert answer.status_code == 201, answer.text
+        return dict(answer.json())
+
+    opponent = Opponent(base, accept_kims_challenge, [2, 3, 4, 5, 6])
+    opponent.start()
+    shown = run_lobby(base, tmp_path, "kim\nn\n" + "0\n" * 8, "--rows", "6", "--columns", "7")
+    opponent.check()
+    assert shown.returncode == 0, shown.stderr
+    assert (
+        "Your challenge is open: kim (1500): 6 x 7, four in a row, untimed, rated" in shown.stdout
+    )
+    assert f"Joined game {opponent.ticket['gameId']}" in shown.stdout
+    assert "Game finished." in shown.stdout
