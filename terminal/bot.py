@@ -394,13 +394,28 @@ def _game_options(options: argparse.Namespace) -> dict[str, object]:
         "rows": options.rows,
         "columns": options.columns,
         "connect": options.connect,
-        "clock": None,
+        "clock": options.clock,
         "rated": not options.casual,
     }
-    if options.clock is not None:
-        minutes, _, increment = options.clock.partition("+")
-        body["clock"] = {"minutes": float(minutes), "increment": float(increment or 0)}
     return body
+
+
+def clock_option(text: str) -> dict[str, float]:
+    """``--clock``: ``M+I`` (minutes, seconds a move) or ``Nd`` (days a move), as the service takes it.
+
+    >>> clock_option("5+3"), clock_option("0.5+0"), clock_option("2d")
+    ({'minutes': 5.0, 'increment': 3.0}, {'minutes': 0.5, 'increment': 0.0}, {'days': 2})
+
+    Raises:
+        argparse.ArgumentTypeError: anything else (argparse says so, status 2).
+    """
+    try:
+        if text.endswith("d"):
+            return {"days": int(text[:-1])}  # whole days: the service takes no fraction
+        minutes, _, increment = text.partition("+")
+        return {"minutes": float(minutes), "increment": float(increment or 0)}
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is no clock: M+I (5+3) or Nd (2d)") from None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -424,7 +439,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--rows", type=int, default=6, help="with --seek or --pair (6)")
     parser.add_argument("--columns", type=int, default=7, help="with --seek or --pair (7)")
     parser.add_argument("--connect", type=int, default=4, help="with --seek or --pair (4)")
-    parser.add_argument("--clock", metavar="M+I", help="with --seek or --pair: a clock (5+3)")
+    parser.add_argument(
+        "--clock", metavar="M+I", type=clock_option, help="with --seek or --pair: 5+3, or 2d"
+    )
     parser.add_argument("--casual", action="store_true", help="unrated games (--seek, --pair)")
     parser.add_argument("--games", type=int, default=0, help="stop after N games (0: never)")
     return parser

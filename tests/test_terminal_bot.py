@@ -184,3 +184,18 @@ def test_an_agent_answering_a_column_it_cannot_play_loses_the_game_and_stops_the
         assert "the agent answered 99, not a column it can play" in printed
         moves = column_moves(base, ticket["gameId"])
         assert [(move["player"], move["type"]) for move in moves] == [("wrong", "QUIT")]
+
+
+@pytest.mark.slow
+def test_the_bots_seek_carries_its_clock_and_casual_choice(tmp_path: Path) -> None:
+    with lobby_service(tmp_path) as base:
+        ann = register(base, "ann")
+        options = ("--seek", "--clock", "2d", "--casual", "--rows", "7", "--columns", "8")
+        bot = _start_bot(base, tmp_path / "conf", "--name", "slowbot", *options)
+        try:
+            seek = wait_for_seek(base, ann, "slowbot")
+        finally:
+            bot.kill()
+            bot.communicate()
+        assert seek["clock"] == {"days": 2} and seek["rated"] is False
+        assert (seek["rows"], seek["columns"], seek["pool"]) == (7, 8, "7x8c4 2d")
