@@ -23,7 +23,6 @@ PostgreSQL's processes publish them from their hub).
 
 from __future__ import annotations
 
-import datetime
 import json
 import random
 from collections.abc import Callable, Iterable
@@ -37,7 +36,6 @@ from . import friend_rules as rules
 from . import lobby_rules as lobby
 from .database import Connection
 from .errors import (
-    GameNotFoundError,
     KeyRejectedError,
     LobbyPlayerNotFoundError,
     NameTakenError,
@@ -48,27 +46,20 @@ from .errors import (
     shown,
 )
 from .lobby_rules import Rating
-from .records import ClockSetting, GameRecord, check_game_id, drop_token_rules, new_game_id
+from .records import ClockSetting, GameRecord, drop_token_rules, new_game_id
 
 __all__ = [
     "LOBBY_KEY",
-    "MAX_LISTED",
-    "MAX_MY_GAMES",
     "LobbyGame",
     "LobbyTables",
     "Spec",
     "lobby_tables",
     "player_key",
+    "rating_of",
 ]
 
 LOBBY_KEY = "~lobby"
 """The hub's key of the lobby's feed (no game id starts with "~")."""
-
-MAX_LISTED = 200
-"""Seeks and live games the lobby's feed lists at most (newest first)."""
-
-MAX_MY_GAMES = 50
-"""Games a player's feed lists at most (newest first)."""
 
 
 def player_key(name: str) -> str:
@@ -238,7 +229,8 @@ def _rating_row(rating: Rating) -> list[float]:
     return [rating.rating, rating.rd, rating.volatility, rating.games]
 
 
-def _rating_of(row: list[float]) -> Rating:
+def rating_of(row: list[float]) -> Rating:
+    """A rating as stored in a lobby game's row: ``[rating, rd, volatility, games]``."""
     return Rating(float(row[0]), float(row[1]), float(row[2]), int(row[3]))
 
 
@@ -247,6 +239,12 @@ class LobbyTables:
 
     _FOR_UPDATE = ""
     """What locks a row read to write (PostgreSQL's ``FOR UPDATE``; SQLite locks the file)."""
+
+    _LOCK_POOL: str | None = None
+    """A statement that holds a pool's lock till the transaction ends (PostgreSQL's advisory
+    lock; SQLite's one writer needs none): pairings of one pool are made one at a time, and
+    each transaction takes its pools' locks before any row, so none waits for another in a
+    circle."""
 
     lobby_told: Told | None = None
     game_made: Callable[[str], None] | None
@@ -351,7 +349,13 @@ class LobbyTables:
             "SELECT rating, rd, volatility, games FROM ratings WHERE name = ? AND pool = ?",
             (name, pool),
         ).fetchone()
-        return lobby.DEFAULT_RATING if row is None else _rating_of(row)
+        return lobby.DEFAULT_RATING if row is None else rating_of(row)
+
+    def _lock_pools(self, connection: Connection, pools: Iterable[str]) -> None:
+        """Hold the locks of ``pools``, in their order (see :attr:`_LOCK_POOL`)."""
+        if self._LOCK_POOL is not None:
+            for pool in sorted(set(pools)):
+                connection.execute(self._LOCK_POOL, (pool,)).fetchone()
 
     def _lock_player(self, connection: Connection, name: str) -> None:
         """Hold ``name``'s row until the transaction ends (their seeks are counted under it)."""
@@ -489,6 +493,7 @@ class LobbyTables:
         """
         pool = spec.pool
         with self._transaction(write=True) as connection:
+            self._lock_pools(connection, [pool])
             self._lock_player(connection, name)
             connection.execute("DELETE FROM pairing WHERE name = ?", (name,))
             mine = self._rating(connection, name, pool).rating
@@ -567,6 +572,13 @@ class LobbyTables:
     ) -> list[str]:
         """:meth:`sweep_lobby`'s write transaction; the hub keys to tell."""
         with self._transaction(write=True) as connection:
+            self._lock_pools(
+                connection,
+                (
+                    str(pool)
+                    for (pool,) in connection.execute("SELECT pool FROM pairing").fetchall()
+                ),
+            )
             left = [
                 str(name)
                 for (name,) in connection.execute(
@@ -681,253 +693,6 @@ class LobbyTables:
         return self._changed(connection, names, lobby_too=True)
 
     clock: Callable[[], float]
-
-    # --- Reading -------------------------------------------------------------
-
-    def lobby_view(self, now: float) -> dict[str, Any]:
-        """The lobby as its feed shows it: version, seeks, live games, waiting, online."""
-        with self._transaction() as connection:
-            (version,) = connection.execute("SELECT version FROM lobby_version").fetchone()
-            seeks = [
-                _seek_json(row)
-                for row in connection.execute(
-                    _SEEKS + " ORDER BY s.created DESC, s.seek_id LIMIT ?", (MAX_LISTED,)
-                )
-            ]
-            live = [
-                {
-                    "gameId": str(game_id),
-                    "players": [str(x), str(o)],
-                    "ratings": [round(float(r[0]), 1) for r in json.loads(before)],
-                    "pool": str(pool),
-                    "rated": bool(json.loads(spec)["rated"]),
-                    "moves": int(moves),
-                }
-                for game_id, x, o, pool, spec, before, moves in connection.execute(
-                    "SELECT g.game_id, g.x, g.o, g.pool, g.spec, g.ratings_before,"
-                    " (SELECT count(*) FROM moves AS m WHERE m.game_id = g.game_id)"
-                    " FROM lobby_games AS g WHERE g.done = 0"
-                    " ORDER BY g.started DESC, g.game_id LIMIT ?",
-                    (MAX_LISTED,),
-                )
-            ]
-            waiting = {
-                str(pool): int(count)
-                for pool, count in connection.execute(
-                    "SELECT pool, count(*) FROM pairing GROUP BY pool ORDER BY pool"
-                )
-            }
-            (online,) = connection.execute(
-                "SELECT count(*) FROM players WHERE present_until >= ?", (now,)
-            ).fetchone()
-        return {
-            "version": int(version),
-            "seeks": seeks,
-            "live": live,
-            "waiting": waiting,
-            "online": int(online),
-        }
-
-    def lobby_version(self) -> int:
-        """The lobby's version now (one row read)."""
-        with self._transaction() as connection:
-            (version,) = connection.execute("SELECT version FROM lobby_version").fetchone()
-        return int(version)
-
-    def my_view(self, name: str) -> tuple[dict[str, Any], list[str | None]]:
-        """``name``'s feed, and each listed game's nonce of theirs (None once it is over).
-
-        The route turns each nonce into the player's token (it has their key).
-        """
-        with self._transaction() as connection:
-            row = connection.execute(
-                "SELECT version FROM players WHERE name = ?", (name,)
-            ).fetchone()
-            version = 0 if row is None else int(row[0])
-            seeks = [
-                _seek_json(seek)
-                for seek in connection.execute(
-                    _SEEKS + " WHERE s.name = ? ORDER BY s.created DESC, s.seek_id", (name,)
-                )
-            ]
-            pairing = connection.execute(
-                "SELECT pool FROM pairing WHERE name = ?", (name,)
-            ).fetchone()
-            rows = connection.execute(
-                f"SELECT {_GAME_COLUMNS} FROM lobby_games AS g WHERE g.game_id IN"  # noqa: S608
-                " (SELECT game_id FROM (SELECT game_id, started FROM lobby_games WHERE x = ?"
-                " UNION ALL SELECT game_id, started FROM lobby_games WHERE o = ?) AS mine"
-                " ORDER BY started DESC, game_id LIMIT ?)"
-                " ORDER BY g.started DESC, g.game_id",
-                (name, name, MAX_MY_GAMES),
-            ).fetchall()
-        games, nonces = [], []
-        for game in rows:
-            entry = _game_json(game)
-            seat = entry["players"].index(name)
-            ticket = {
-                "gameId": entry["gameId"],
-                "players": entry["players"],
-                "you": name,
-                "pool": entry["pool"],
-                "rated": entry["rated"],
-                "rows": entry["rows"],
-                "columns": entry["columns"],
-                "connect": entry["connect"],
-                "clock": entry["clock"],
-                "state": entry["state"],
-                "winner": entry["winner"],
-                "reason": entry["reason"],
-                "moves": entry["moveCount"],
-            }
-            games.append(ticket)
-            nonces.append(json.loads(game[5])[seat] if entry["state"] == "IN_PROGRESS" else None)
-        view = {
-            "version": version,
-            "name": name,
-            "games": games,
-            "seeks": seeks,
-            "pairing": None if pairing is None else str(pairing[0]),
-        }
-        return view, nonces
-
-    def lobby_game(self, game_id: str) -> dict[str, Any]:
-        """A lobby game's record: players, pool, moves, result, ratings before and after.
-
-        Raises:
-            GameNotFoundError: no lobby game has this id.
-        """
-        check_game_id(game_id)
-        with self._transaction() as connection:
-            row = connection.execute(
-                f"SELECT {_GAME_COLUMNS} FROM lobby_games AS g WHERE g.game_id = ?",  # noqa: S608
-                (game_id,),
-            ).fetchone()
-            if row is None:
-                raise GameNotFoundError(f"there is no lobby game {game_id!r}")
-            moves = [
-                column
-                for (column,) in connection.execute(
-                    "SELECT column_number FROM moves WHERE game_id = ? ORDER BY move_number",
-                    (game_id,),
-                )
-                if column is not None
-            ]
-            state = connection.execute(
-                "SELECT state FROM friend_games WHERE game_id = ?", (game_id,)
-            ).fetchone()
-        entry = _game_json(row)
-        del entry["moveCount"]
-        entry["moves"] = moves
-        entry["clocks"] = _clocks(None if state is None else rules.load(state[0]), entry)
-        return entry
-
-    def leaderboard(self, pool: str, limit: int) -> list[dict[str, Any]]:
-        """The players with rated games in ``pool``, highest rating first."""
-        with self._transaction() as connection:
-            return [
-                {
-                    "name": str(name),
-                    "bot": bool(bot),
-                    "rating": float(rating),
-                    "rd": float(rd),
-                    "games": int(games),
-                }
-                for name, bot, rating, rd, games in connection.execute(
-                    "SELECT r.name, p.bot, r.rating, r.rd, r.games FROM ratings AS r"
-                    " JOIN players AS p ON p.name = r.name WHERE r.pool = ?"
-                    " ORDER BY r.rating DESC, r.name LIMIT ?",
-                    (pool, limit),
-                )
-            ]
-
-
-_SEEKS = (
-    "SELECT s.seek_id, s.name, p.bot, coalesce(r.rating, 1500.0), s.spec, s.pool"
-    " FROM seeks AS s JOIN players AS p ON p.name = s.name"
-    " LEFT JOIN ratings AS r ON r.name = s.name AND r.pool = s.pool"
-)
-
-
-def _seek_json(row: Any) -> dict[str, Any]:
-    spec = Spec.load(row[4])
-    return {
-        "id": str(row[0]),
-        "by": str(row[1]),
-        "bot": bool(row[2]),
-        "rating": float(row[3]),
-        "rows": spec.rows,
-        "columns": spec.columns,
-        "connect": spec.connect,
-        "colour": spec.colour,
-        "clock": spec.clock,
-        "rated": spec.rated,
-        "pool": str(row[5]),
-    }
-
-
-_GAME_COLUMNS = (
-    "g.game_id, g.x, g.o, g.pool, g.spec, g.nonces, g.bots, g.ratings_before, g.ratings_after,"
-    " g.started, g.ended, g.winner, g.reason, g.done,"
-    " (SELECT count(*) FROM moves AS m WHERE m.game_id = g.game_id)"
-)
-
-
-def _iso(seconds: float | None) -> str | None:
-    if seconds is None:
-        return None
-    return (
-        datetime.datetime.fromtimestamp(float(seconds), datetime.UTC)
-        .isoformat(timespec="milliseconds")
-        .replace("+00:00", "Z")
-    )
-
-
-def _game_json(row: Any) -> dict[str, Any]:
-    """A lobby game's row (:data:`_GAME_COLUMNS`) as the API shows it, moves counted."""
-    spec = Spec.load(row[4])
-    after = None if row[8] is None else json.loads(row[8])
-    return {
-        "gameId": str(row[0]),
-        "players": [str(row[1]), str(row[2])],
-        "bots": json.loads(row[6]),
-        "pool": str(row[3]),
-        "rated": spec.rated,
-        "rows": spec.rows,
-        "columns": spec.columns,
-        "connect": spec.connect,
-        "clock": spec.clock,
-        "moveCount": int(row[14]),
-        "state": "DONE" if row[13] else "IN_PROGRESS",
-        "winner": None if row[11] is None else str(row[11]),
-        "reason": None if row[12] is None else str(row[12]),
-        "started": _iso(row[9]),
-        "ended": _iso(row[10]),
-        "ratings": {
-            "before": [_rating_dict(r) for r in json.loads(row[7])],
-            "after": None if after is None else [_rating_dict(r) for r in after],
-        },
-    }
-
-
-def _clocks(extras: rules.Extras | None, entry: dict[str, Any]) -> list[float] | None:
-    """Each player's seconds left after their last move (0 for a flag fallen); None: untimed."""
-    if extras is None or extras["clock"] is None:
-        return None
-    left = [round(float(seconds), 3) for seconds in extras["clock"]["remaining"]]
-    if entry["reason"] == "TIMEOUT" and entry["winner"] is not None:
-        left[1 - entry["players"].index(entry["winner"])] = 0.0
-    return left
-
-
-def _rating_dict(row: list[float]) -> dict[str, Any]:
-    rating = _rating_of(row)
-    return {
-        "rating": rating.rating,
-        "rd": rating.rd,
-        "volatility": rating.volatility,
-        "games": rating.games,
-    }
 
 
 def _plain_reason(game: Game, winner: int | None) -> str:

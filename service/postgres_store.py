@@ -195,6 +195,7 @@ class PostgresGameStore(GameStore):
     )
     _SELECT_GAME_TO_WRITE = GameStore._SELECT_GAME + " FOR UPDATE OF g"
     _FOR_UPDATE = " FOR UPDATE"
+    _LOCK_POOL = "SELECT pg_advisory_xact_lock(36, hashtext(?))"  # 36: the lobby's issue.
 
     def __init__(
         self,

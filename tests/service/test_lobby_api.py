@@ -400,3 +400,28 @@ def test_an_unknown_name_of_any_length_is_a_short_404(lobby_client: AppClient) -
     missing = lobby_client.get("/players/" + "n" * 10_000)
     assert (missing.status_code, missing.json()["error"]) == (404, "lobby_player_not_found")
     assert len(missing.json()["detail"]) < 200
+
+
+def _press_at_once(player: Player, start: threading.Barrier, answers: list[int]) -> None:
+    start.wait()
+    answers.append(player.post("/lobby/pair").status_code)
+
+
+def test_players_pressing_play_now_together_each_get_one_game_at_most(
+    lobby_client: AppClient,
+) -> None:
+    players = [register(lobby_client, f"p{number}") for number in range(8)]
+    start = threading.Barrier(len(players))
+    answers: list[int] = []
+    threads = [
+        threading.Thread(target=_press_at_once, args=(player, start, answers)) for player in players
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == [200] * 4 + [201] * 4  # No fault, no deadlock.
+    games = [player.me()["games"] for player in players]
+    assert all(len(mine) == 1 for mine in games)
+    assert len({mine[0]["gameId"] for mine in games}) == 4
+    assert lobby_client.get("/lobby").json()["waiting"] == {}
