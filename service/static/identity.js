@@ -2,7 +2,7 @@
 // and kept in localStorage; "Your key" shows it to copy, and takes one pasted from another device.
 
 import { request } from "./api.js";
-import { store, storedJSON } from "./storage.js";
+import { forget, store, storedJSON } from "./storage.js";
 
 export const PLAYER_KEY = "c4.player";
 
@@ -21,6 +21,9 @@ export function keptPlayer() {
 }
 
 const keep = (/** @type {Player} */ player) => store(PLAYER_KEY, JSON.stringify(player));
+
+/** Drops the kept player: the service no longer knows its key (its players were reset). */
+export const forgetPlayer = () => forget(PLAYER_KEY);
 
 /** Makes the player `name` on the service and keeps its key; the new player. */
 export async function register(/** @type {string} */ name) {

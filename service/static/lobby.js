@@ -7,7 +7,7 @@ import { isAbort, Refused, request } from "./api.js";
 import { CLASSIC_BOARD, SIZES } from "./choices.js";
 import { failed } from "./failure.js";
 import { sleep } from "./follow.js";
-import { keptPlayer, register, useKey } from "./identity.js";
+import { forgetPlayer, keptPlayer, register, useKey } from "./identity.js";
 import { store, tokenKey } from "./storage.js";
 import { $, announce, clearNotice, notice, setStatus, showView } from "./ui.js";
 
@@ -115,10 +115,23 @@ export class LobbyView {
         show(answer);
       } catch (error) {
         if (isAbort(error)) return;
+        if (error instanceof Refused && error.status === 401) {
+          if (this.player) this.forget();
+          if (path === "/lobby/me") return; // a player's own feed, and there is none now
+          continue; // the lobby's feed goes on without a key
+        }
         failures += 1;
         await sleep(Math.min(1000 * 2 ** failures, RETRY_MOST_MS), signal);
       }
     }
+  }
+
+  /** The kept key is not this service's (its players were reset): the player chooses a name again. */
+  forget() {
+    forgetPlayer();
+    this.player = null;
+    this.showPlayer();
+    notice("This service does not know the key this browser kept: choose your name again.", []);
   }
 
   followMe() {

@@ -269,3 +269,18 @@ def test_a_name_taken_is_said_and_another_can_be_chosen(
     page.get_by_label("Name in the lobby").fill("ivan2")
     page.get_by_role("button", name="Enter the lobby").click()
     expect(page.locator("#lobby-me")).to_contain_text("You play as ivan2")
+
+
+def test_a_kept_key_the_service_does_not_know_asks_for_a_name_again(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    page = new_page()
+    page.goto(service + "/")
+    page.evaluate(
+        """localStorage.setItem("c4.player", JSON.stringify({name: "old", key: "gone"}))"""
+    )
+    page.goto(service + "/#lobby")
+    expect(page.locator("#notice")).to_contain_text("does not know the key this browser kept")
+    expect(page.get_by_label("Name in the lobby")).to_be_visible()
+    assert page.evaluate("""localStorage.getItem("c4.player")""") is None
+    expect(page.locator("#online")).to_contain_text("online")  # the lobby's feed goes on
