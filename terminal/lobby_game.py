@@ -17,12 +17,21 @@ what it yields to connect.py, and never shows the key (but for
 
 from __future__ import annotations
 
+import os
+
 from connect_four.engine import Rules
 
 from .errors import ConnectionLost, NetworkError, PlayAborted, ServerUnreachable, ServiceRefused
 from .lobby import LOBBY_WAIT, LobbyClient, Seek, Ticket
 from .network_game import converse_over_network
-from .player_keys import KeyFileError, StoredPlayer, read_player, save_player
+from .player_keys import (
+    KEY_ENVIRONMENT,
+    KeyFileError,
+    StoredPlayer,
+    key_file,
+    read_player,
+    save_player,
+)
 from .settings import Settings
 from .steps import Ask, Show
 
@@ -80,7 +89,16 @@ def _sign_in(client: LobbyClient, settings: Settings) -> Conversation[str]:
         raise PlayAborted(str(error)) from None
     if stored is not None:
         client.key = stored.key
-        known = str(_call(client, client.me)["name"])
+        try:
+            known = str(_call(client, client.me)["name"])
+        except ServiceRefused as refusal:
+            if refusal.status != 401:
+                raise
+            where = KEY_ENVIRONMENT if os.environ.get(KEY_ENVIRONMENT) else str(key_file())
+            raise NetworkError(
+                f"{server} does not know the key of {where} (its players were reset?): "
+                f"remove that key to make a new player"
+            ) from None
         yield Show(f"In the lobby of {server} as {known}.")
         return known
     _call(client, client.lobby)  # a service out of reach is said before any name is asked

@@ -222,3 +222,17 @@ def test_a_challenge_opened_at_the_terminal_is_accepted_and_played(
     )
     assert f"Joined game {opponent.ticket['gameId']}" in shown.stdout
     assert "Game finished." in shown.stdout
+
+
+def test_a_kept_key_the_service_does_not_know_is_said_without_showing_it(
+    base: str, tmp_path: Path
+) -> None:
+    kept = tmp_path / "connect-four" / "players.json"
+    kept.parent.mkdir(parents=True)
+    kept.write_text(json.dumps({base: {"name": "old", "key": "secret-gone"}}))
+    shown = run_lobby(base, tmp_path, "q\n")
+    assert shown.returncode == 1
+    assert f"{base} does not know the key of {kept}" in shown.stderr
+    assert "secret-gone" not in shown.stdout + shown.stderr
+    overridden = run_lobby(base, tmp_path, "q\n", key="env-secret-gone")
+    assert "does not know the key of CONNECT_FOUR_KEY" in overridden.stderr
