@@ -525,10 +525,11 @@ class DropTokenClient:
         body: object = None,
         token: str | None = None,
         key: str | None = None,
-        expect: int = 200,
+        expect: int | tuple[int, ...] = 200,
         timeout: float | None = None,
     ) -> object:
-        """Send one request; the JSON answer (None for an empty one) when the status is ``expect``.
+        """Send one request; the JSON answer (None for an empty one) when the status is ``expect``
+        (or one of them).
 
         ``timeout`` replaces the client's own for this request (a long poll's is longer).
         """
@@ -556,7 +557,7 @@ class DropTokenClient:
             raise ServerUnreachable(_reason(failure)) from None
         if status in _TRANSIENT_STATUSES:
             raise ServerUnreachable(f"HTTP status {status}")
-        if status != expect:
+        if status not in (expect if isinstance(expect, tuple) else (expect,)):
             code, detail = _error_of(raw)
             raise ServiceRefused(
                 f"the service refused: {printable(detail or code or f'HTTP status {status}')}",

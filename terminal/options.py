@@ -184,6 +184,8 @@ def _refuse_ignored_options(options: argparse.Namespace) -> None:
         ("--commands", options.commands, human, "a human player"),
         ("--name", options.name is not None, options.server is not None, "--server"),
         ("--friend", options.friend is not None, options.server is not None, "--server"),
+        ("--lobby", options.lobby, options.server is not None, "--server"),
+        ("--show-key", options.show_key, options.lobby, "--lobby"),
         ("--token", options.token is not None, options.join is not None, "--join"),
         ("--clock", options.clock is not None, options.server is not None, "--server"),
     ]
@@ -280,6 +282,11 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
         raise UsageError(f"{option}: {error}") from None
     if options.clock is not None:
         settings.clock = parse_clock(options.clock)
+    if options.lobby and options.friend is not None:
+        raise UsageError("--friend cannot be used with --lobby: the lobby finds the other player")
+    settings.lobby = options.lobby
+    settings.show_key = options.show_key
+    settings.name_given = options.name is not None
     players = (options.name or "player1", options.friend or "player2")
     for option, name in zip(("--name", "--friend"), players, strict=True):
         if not 1 <= len(name) <= 100 or "/" in name or not is_shown_safely(name):
@@ -595,7 +602,10 @@ def _add_network_options(parser: argparse.ArgumentParser) -> None:
         help="create a game on the service at URL and print the command that joins it",
     )
     network.add_argument(
-        "--name", metavar="NAME", help="your name in the game --server creates (default player1)"
+        "--name",
+        metavar="NAME",
+        help="your name in the game --server creates (default player1), or with --lobby "
+        "the name to register when this computer keeps no key for the service",
     )
     network.add_argument(
         "--friend", metavar="NAME", help="your friend's name in that game (default player2)"
@@ -617,6 +627,18 @@ def _add_network_options(parser: argparse.ArgumentParser) -> None:
         metavar="M+I",
         help="with --server: a clock the service keeps, M minutes each plus I seconds a "
         "move (5+3), or Nd for N days a move; a player out of time loses",
+    )
+    network.add_argument(
+        "--lobby",
+        action="store_true",
+        help="with --server: the service's lobby instead of a new game: accept an open "
+        "challenge, open one, or play someone now (your key is kept in "
+        "$XDG_CONFIG_HOME/connect-four/players.json; $CONNECT_FOUR_KEY overrides it)",
+    )
+    network.add_argument(
+        "--show-key",
+        action="store_true",
+        help="with --lobby: show your secret key for the service, to use it on another device",
     )
     network.add_argument(
         "--token",

@@ -43,6 +43,11 @@ def converse(settings: Settings, *, at_terminal: bool = False) -> Conversation[N
     >>> steps.send("9")
     Show('Invalid move. Enter a column number (0-7).')
     """
+    if settings.network is not None and settings.lobby:
+        from .lobby_game import converse_in_lobby  # deferred: it loads the HTTP client
+
+        yield from converse_in_lobby(settings)
+        return
     if settings.network is not None:
         # Deferred for start-up speed: the network game loads the HTTP client.
         from .network_game import converse_over_network

@@ -77,6 +77,12 @@ class Settings:
         # --clock on --server: the game's time control as the service takes
         # it ({"minutes": 5, "increment": 3} or {"days": 2}), else None.
         self.clock: dict[str, float] | None = None
+        # --lobby on --server: find a game in the service's lobby (the key
+        # file's player, or a new one named --name when given), and
+        # --show-key: show that player's key instead.
+        self.lobby = False
+        self.show_key = False
+        self.name_given = False
         # --watch: the id of the game followed without playing, else None.
         self.watching: str | None = None
         # Text to show instead of playing (--help, --version), or None.

@@ -85,6 +85,7 @@ def test_console_scripts_name_existing_functions() -> None:
     assert scripts == {
         "connect-four": "connect_four.connect:main",
         "connect-four-service": "connect_four.service.cli:main",
+        "connect-four-bot": "connect_four.terminal.bot:main",
     }
 
 
@@ -250,6 +251,15 @@ def test_service_command_without_its_extra_says_what_to_install(
     # The package is not on the index: the hint names the wheel pip installed it from.
     (wheel,) = installed.parent.parent.glob("wheels/connect_four-*.whl")
     assert lines[0].endswith(f"needs the service extra: pip install '{wheel}[service]'")
+
+
+def test_the_bot_command_runs_on_the_standard_library_alone(
+    installed: Path, tmp_path: Path
+) -> None:
+    # The install has no service extra: the bot needs none (urllib, the engine).
+    result = _run([str(installed / "connect-four-bot"), "--help"], cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert b"--agent FILE.py" in result.stdout and b"--level" in result.stdout
 
 
 def test_one_version_everywhere(tmp_path: Path) -> None:

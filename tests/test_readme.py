@@ -6,6 +6,7 @@ import doctest
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,16 @@ def test_the_options_table_lists_exactly_the_options_of_help() -> None:
     offered = set(re.findall(r"^\s+(--[a-z-]+)", shown, flags=re.MULTILINE))
     offered |= set(re.findall(r", (--[a-z-]+)", shown))
     assert _options_in_the_table() == offered
+
+
+def test_the_bot_commands_shown_are_ones_the_bot_takes_and_installed_as_connect_four_bot() -> None:
+    from connect_four.terminal.bot import _parser
+
+    commands = [line for line in _indented_commands(README) if "connect_four.terminal.bot" in line]
+    assert len(commands) >= 2
+    for command in commands:
+        words = command.split()
+        assert words[:3] == ["python", "-m", "connect_four.terminal.bot"]
+        _parser().parse_args(words[3:])  # argparse exits (status 2) on an option it lacks
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["connect-four-bot"] == "connect_four.terminal.bot:main"

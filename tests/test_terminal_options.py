@@ -185,6 +185,13 @@ def test_help_shows_an_example_of_each_new_option():
             "--name does nothing without --server",
         ),
         (["--token", "t"], "--token does nothing without --join"),
+        (["--lobby"], "--lobby does nothing without --server"),
+        (["--server", "http://h", "--show-key"], "--show-key does nothing without --lobby"),
+        (
+            ["--server", "http://h", "--lobby", "--friend", "bob"],
+            "--friend cannot be used with --lobby",
+        ),
+        (["--server", "http://h", "--lobby", "--computer", "o"], "--computer cannot be used"),
         (["--server", "http://h", "--token", "t"], "--token does nothing without --join"),
         (
             ["--server", "http://h", "--computer", "o"],
@@ -361,3 +368,10 @@ def test_the_computer_plays_a_game_with_two_threads_through_connect_py():
     output = result.stdout.decode()
     assert output.count("Computer plays ") >= 3
     assert output.rstrip().endswith("Game finished.")
+
+
+def test_lobby_asks_for_the_lobby_with_the_name_to_register() -> None:
+    settings = parse_options(["--server", "http://h:8080/", "--lobby", "--name", "ann"])
+    assert (settings.network, settings.lobby, settings.show_key) == ("http://h:8080", True, False)
+    assert settings.name_given and settings.players[0] == "ann"
+    assert not parse_options(["--server", "http://h"]).lobby

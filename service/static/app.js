@@ -6,6 +6,7 @@ import { ComputerGame } from "./computer_game.js";
 import { listenToHome, showHome } from "./home.js";
 import { listenToCopy } from "./invite.js";
 import { LiveGame } from "./live_game.js";
+import { LobbyView, listenToLobby } from "./lobby.js";
 import { listenToPrefs, shortcutsOn } from "./prefs.js";
 import { $, clearNotice, clearTrouble } from "./ui.js";
 
@@ -23,6 +24,7 @@ function viewFor(/** @type {URLSearchParams} */ params) {
   if (params.has("game") || params.has("watch")) return new LiveGame(params, boardView, route);
   if (params.has("computer")) return new ComputerGame(params, boardView);
   if (params.has("analysis")) return new AnalysisView(params, boardView);
+  if (params.has("lobby")) return new LobbyView();
   return null;
 }
 
@@ -71,6 +73,7 @@ $("skip").addEventListener("click", (event) => {
 });
 
 listenToHome();
+listenToLobby();
 listenToPrefs();
 listenToCopy();
 window.addEventListener("hashchange", route);

@@ -102,6 +102,7 @@ export class LiveGame extends PlayedGame {
         if (!choice.plays) this.side = -1;
       }
       playersHeading(this.names, this.side);
+      this.showRatings(gameId);
       this.showInvite(gameId);
       this.draw();
       if (board.over) this.finish();
@@ -118,6 +119,18 @@ export class LiveGame extends PlayedGame {
           this.load(gameId);
         });
       }
+    }
+  }
+
+  /** A lobby game's ratings beside its players' names (from its record; a friend's game has none). */
+  async showRatings(/** @type {string} */ gameId) {
+    try {
+      const record = await request("GET", `/lobby/games/${encodeURIComponent(gameId)}`, { signal: this.abort.signal });
+      const ratings = record.ratings.before;
+      const named = this.names.map((name, index) => `${name} (${Math.round(ratings[index].rating)})`);
+      playersHeading(named, this.side);
+    } catch {
+      // not a lobby game, or no answer: the names alone
     }
   }
 

@@ -22,7 +22,7 @@ export function stored(/** @type {string} */ key) {
   }
 }
 
-function forget(/** @type {string} */ key) {
+export function forget(/** @type {string} */ key) {
   try {
     localStorage.removeItem(key);
   } catch {

@@ -5,7 +5,8 @@ Run from the repository (it starts its own services on 127.0.0.1 and stops them)
     PYTHONPATH=tests .venv/bin/python -m browser.screenshots
 
 It writes docs/screenshots/*.png and prints the time to first render and the
-time a move takes to reach the other player's screen.
+time a move takes to reach the other player's screen. ``--lobby`` shoots the
+lobby's screens alone (docs/screenshots/lobby*.png, phone-lobby*.png).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from __future__ import annotations
 import contextlib
 import re
 import statistics
+import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,7 +26,7 @@ from browser.browser_support import AppServer, discs, drop, wait_for_discs, wait
 from browser.chromium import CHROMIUM, CHROMIUM_ARGUMENTS
 from connect_four.service.main import create_app
 from fake_clock import FakeClock
-from server_support import REPOSITORY, Server
+from server_support import HTTP, REPOSITORY, Server
 
 SHOTS = REPOSITORY / "docs" / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
@@ -225,6 +228,92 @@ def shoot_the_match(browser: Browser, folder: Path) -> None:
                 bob.context.close()
 
 
+def _lobby_player(url: str, name: str, bot: bool = False) -> str:
+    """A lobby player made over HTTP; their key."""
+    answer = HTTP.post(f"{url}/players", json={"name": name, "bot": bot}, timeout=30)
+    answer.raise_for_status()
+    key: str = answer.json()["key"]
+    return key
+
+
+def _as(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def _paired_game(url: str, first: str, second: str, moves: list[int]) -> str:
+    """A rated 6 x 7 game between two new players, paired, with ``moves`` played; its id."""
+    keys = [_lobby_player(url, first), _lobby_player(url, second)]
+    body = {"rows": 6, "columns": 7, "clock": None, "rated": True}
+    HTTP.post(f"{url}/lobby/pair", json=body, headers=_as(keys[0]), timeout=30).raise_for_status()
+    ticket = HTTP.post(f"{url}/lobby/pair", json=body, headers=_as(keys[1]), timeout=30).json()
+    tokens = {ticket["you"]: ticket["token"]}
+    mine = HTTP.get(f"{url}/lobby/me", headers=_as(keys[0]), timeout=30).json()
+    tokens[first] = mine["games"][0]["token"]
+    for number, column in enumerate(moves):
+        player = ticket["players"][number % 2]
+        HTTP.post(
+            f"{url}/drop_token/{ticket['gameId']}/{player}",
+            json={"column": column},
+            headers=_as(tokens[player]),
+            timeout=30,
+        ).raise_for_status()
+    return str(ticket["gameId"])
+
+
+@contextlib.contextmanager
+def _present(url: str, keys: list[str]) -> Iterator[None]:
+    """The players of ``keys`` hold the lobby's wait, as a client in the lobby does: their seeks stay."""
+    stop = threading.Event()
+
+    def hold(key: str) -> None:
+        while not stop.is_set():
+            HTTP.get(
+                f"{url}/lobby/me", params={"since": 0, "wait": 1}, headers=_as(key), timeout=30
+            )
+
+    threads = [threading.Thread(target=hold, args=(key,), daemon=True) for key in keys]
+    for thread in threads:
+        thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+
+
+def shoot_the_lobby(browser: Browser, url: str) -> None:
+    """The lobby (#lobby): challenges, a live game, a finished rated game's leaderboard; both schemes, desktop and phone."""
+    _paired_game(url, "ann", "bob", [3, 2, 3, 2, 3, 2, 3])
+    _paired_game(url, "dave", "erin", [3, 3, 4, 2])
+    robot, carol = _lobby_player(url, "robot", bot=True), _lobby_player(url, "carol")
+    seeks = [
+        (robot, {"rows": 6, "columns": 7, "clock": None, "rated": True}),
+        (carol, {"rows": 5, "columns": 8, "clock": {"minutes": 5, "increment": 3}, "rated": False}),
+    ]
+    with _present(url, [robot, carol]):
+        for key, seek in seeks:
+            HTTP.post(
+                f"{url}/lobby/seeks", json=seek, headers=_as(key), timeout=30
+            ).raise_for_status()
+        for viewport, scheme, name in (
+            (DESKTOP, "light", "lobby.png"),
+            (DESKTOP, "dark", "lobby-dark.png"),
+            (PHONE, "light", "phone-lobby.png"),
+            (PHONE, "dark", "phone-lobby-dark.png"),
+        ):
+            page = new_page(browser, viewport, scheme)
+            page.goto(url + "/#lobby")
+            page.get_by_label("Name in the lobby").fill(f"zoe-{scheme}-{viewport['width']}")
+            page.get_by_role("button", name="Enter the lobby").click()
+            expect(page.locator("#lobby-me")).to_contain_text("You play as zoe")
+            expect(page.locator("#seeks li")).to_have_count(2)
+            expect(page.locator("#live-games li")).to_have_count(1)
+            expect(page.locator("#leaders li")).to_have_count(2)
+            page.screenshot(path=SHOTS / name, full_page=True)
+            page.context.close()
+
+
 @contextlib.contextmanager
 def real_service(db: Path) -> Iterator[str]:
     """``python -m connect_four.service`` in a process of its own, as a user runs it: its URL."""
@@ -240,6 +329,11 @@ def main() -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGUMENTS)
+        if sys.argv[1:] == ["--lobby"]:  # the lobby's screens alone
+            with real_service(Path(folder) / "games.db") as url:
+                shoot_the_lobby(browser, url)
+            browser.close()
+            return
         with real_service(Path(folder) / "games.db") as url:
             renders = [
                 first_render(browser, url, "#computer=3&r=6&c=7&you=0&moves=3,3") for _ in range(5)
@@ -258,6 +352,7 @@ def main() -> None:
             ann.evaluate("scrollTo(0, 0)")
             ann.screenshot(path=SHOTS / "game-over.png")
             shoot_the_rest(browser, url, game)
+            shoot_the_lobby(browser, url)
         shoot_the_match(browser, Path(folder))
         browser.close()
     paints = [paint for paint, _ in renders]

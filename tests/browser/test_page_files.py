@@ -17,9 +17,10 @@ pytestmark = pytest.mark.slow
 
 STATIC = Path(__file__).resolve().parents[2] / "service" / "static"
 
-PAGE_WEIGHT_LIMIT = 125_000
-"""The budget for the whole page, uncompressed, in bytes (about 100 KB before issue 35's
-match panel, clocks and offers; no library ever)."""
+PAGE_WEIGHT_LIMIT = 150_000
+"""The budget for the whole page, uncompressed, in bytes: about 100 KB before issue 35's
+match panel, clocks and offers (some 24 KB) and issue 36's lobby (lobby.js, identity.js and
+their markup, some 20 KB); no library ever."""
 
 
 @pytest.fixture
@@ -46,7 +47,7 @@ def test_an_unknown_file_is_the_services_404(client: AppClient) -> None:
     assert answer.json()["error"] == "not_found"
 
 
-def test_the_page_weighs_at_most_125_kb_and_ships_every_file_it_names() -> None:
+def test_the_page_weighs_at_most_150_kb_and_ships_every_file_it_names() -> None:
     weight = sum(len(content) for content, _ in STATIC_FILES.values())
     assert weight <= PAGE_WEIGHT_LIMIT, f"the page weighs {weight} bytes"
     assert set(STATIC_FILES) == {path.name for path in STATIC.iterdir()} | {"limits.js"}

@@ -238,10 +238,12 @@ def test_the_home_cards_fill_their_rows(
 ) -> None:
     page = new_page(width, 900)
     page.goto(service + "/")
-    expect(page.locator(".card")).to_have_count(4)
-    expect(page.locator(".card").first).to_be_visible()
+    expect(page.locator("#home .card")).to_have_count(4)
+    expect(page.locator("#home .card").first).to_be_visible()
     tops = [
-        box["y"] for box in (card.bounding_box() for card in page.locator(".card").all()) if box
+        box["y"]
+        for box in (card.bounding_box() for card in page.locator("#home .card").all())
+        if box
     ]
     rows = [tops.count(top) for top in dict.fromkeys(tops)]
     assert rows == [per_row] * (4 // per_row), rows  # no card alone on a row of its own

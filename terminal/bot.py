@@ -1,0 +1,451 @@
+"""The example bot: a lobby player that is a program, with the engine or any ConnectX agent.
+
+Run ``python -m connect_four.terminal.bot --server URL`` (installed:
+``connect-four-bot``). It makes itself a player with ``bot: true`` on first
+use and keeps the key in the key file (:mod:`connect_four.terminal.player_keys`),
+then finds games as a person does, through the same API: it accepts open
+challenges (the default), opens its own (``--seek``) or asks to play someone
+now (``--pair``). It plays each game through the drop-token routes with the
+game's token, waiting for the other's moves with the service's long poll,
+which also keeps it counted present. Its moves come from the project's
+engine at a level (``--level``, as ``connect.py --computer``) or from a
+Kaggle ConnectX agent (``--agent FILE.py``, any file defining
+``agent(observation, configuration) -> int``).
+
+Unlike connect.py it is a program of its own, not the course's game: it
+prints its progress (never its key) with ``print``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import random
+import secrets
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import ParamSpec, TypeVar
+
+from connect_four.engine import EngineError, Game, Rules
+from connect_four.engine.solver import LEVELS, choose_move
+
+from .errors import NetworkError, ServerUnreachable, ServiceRefused
+from .lobby import LOBBY_WAIT, LobbyClient, Ticket
+from .network import GameAddress, RemoteMove, parse_server_url
+from .player_keys import KeyFileError, StoredPlayer, read_player, save_player
+
+__all__ = [
+    "RETRY_SECONDS",
+    "AgentError",
+    "BotError",
+    "EngineMover",
+    "AgentMover",
+    "load_agent",
+    "Bot",
+    "main",
+]
+
+RETRY_SECONDS = 60.0
+"""How long a service that does not answer is retried before the bot gives up."""
+
+Result = TypeVar("Result")
+Arguments = ParamSpec("Arguments")
+
+Mover = Callable[[Game], int]
+"""What picks the bot's column in a game (the player to move is the bot)."""
+
+
+class BotError(Exception):
+    """The bot cannot go on: the message is the one line it prints on stderr."""
+
+
+class AgentError(BotError):
+    """A ConnectX agent cannot be loaded, failed, or answered a column it cannot play."""
+
+
+class EngineMover:
+    """The project's engine at ``level`` (1 to 5), thinking ``think`` seconds a move at most."""
+
+    def __init__(self, level: int, think: float, seed: int | None = None) -> None:
+        self.level = level
+        self.think = think
+        self._rng = random.Random(seed)
+
+    def __call__(self, game: Game) -> int:
+        return choose_move(
+            game, self.level, rng=self._rng, time_budget=self.think, time_limit=self.think
+        )
+
+
+class _Struct(dict[str, object]):
+    """Kaggle's ``Struct``: a dict whose keys read as attributes too, as agents expect."""
+
+    def __getattr__(self, name: str) -> object:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+class AgentMover:
+    """A Kaggle ConnectX agent: ``agent(observation, configuration) -> int`` asked each move.
+
+    The observation is Kaggle's: ``board`` flat, top row first, 0 empty, 1
+    and 2 the marks (1 moves first), ``mark`` the agent's; the configuration
+    has ``rows``, ``columns``, ``inarow`` and ``actTimeout``.
+
+    >>> mover = AgentMover(lambda observation, configuration: observation.mark, 1.0)
+    >>> mover(Game.from_moves("0"))  # O moves: its mark is 2
+    2
+    """
+
+    def __init__(self, agent: Callable[[object, object], object], think: float) -> None:
+        self.agent = agent
+        self.think = think
+
+    def __call__(self, game: Game) -> int:
+        rules = game.rules
+        board = [0 if cell is None else cell + 1 for row in game.grid() for cell in row]
+        mark = (game.to_move or 0) + 1
+        observation = _Struct(board=board, mark=mark, step=len(game.moves),
+                              remainingOverageTime=60)  # fmt: skip
+        configuration = _Struct(rows=rules.rows, columns=rules.columns, inarow=rules.connect,
+                                actTimeout=self.think, timeout=self.think,
+                                episodeSteps=rules.rows * rules.columns + 1)  # fmt: skip
+        try:
+            column = self.agent(observation, configuration)
+        except Exception as error:  # the agent's own failure, whatever it is
+            raise AgentError(f"the agent failed: {type(error).__name__}: {error}") from None
+        if isinstance(column, bool) or not isinstance(column, int) or not game.can_play(column):
+            raise AgentError(f"the agent answered {column!r}, not a column it can play")
+        return column
+
+
+def load_agent(source: str) -> Callable[[object, object], object]:
+    """The ``agent`` function of a ConnectX agent: a file (``my_agent.py``) or a module's name.
+
+    Kaggle's rule: the file's last callable named ``agent``, or, without one,
+    its last function.
+
+    Raises:
+        AgentError: no such file or module, it fails to load, or it has no function.
+    """
+    path = Path(source)
+    try:
+        if source.endswith(".py") or path.exists():
+            spec = importlib.util.spec_from_file_location(f"connectx_agent_{path.stem}", path)
+            if spec is None or spec.loader is None:
+                raise AgentError(f"--agent {source!r} is not a Python file")
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(source)
+    except AgentError:
+        raise
+    except Exception as error:  # an agent's file may fail in any way while it loads
+        raise AgentError(
+            f"--agent {source!r} does not load: {type(error).__name__}: {error}"
+        ) from None
+    agent = getattr(module, "agent", None)
+    if callable(agent):
+        return agent  # type: ignore[no-any-return]
+    functions = [value for value in vars(module).values() if callable(value)
+                 and getattr(value, "__module__", None) == module.__name__]  # fmt: skip
+    if not functions:
+        raise AgentError(f"--agent {source!r} defines no agent(observation, configuration)")
+    return functions[-1]  # type: ignore[no-any-return]
+
+
+class Bot:
+    """One bot player on one service: it finds games and plays them with ``mover``.
+
+    ``say`` shows a line of progress (print by default).
+    """
+
+    def __init__(
+        self,
+        client: LobbyClient,
+        name: str,
+        mover: Mover,
+        options: dict[str, object],
+        say: Callable[[str], None] = print,
+    ) -> None:
+        self.client = client
+        self.name = name
+        self.mover = mover
+        self.options = options
+        self.say = say
+        self.played: set[str] = set()
+
+    def run(self, mode: str, games: int) -> None:
+        """Find and play games (``accept``, ``seek`` or ``pair``) until ``games`` are played (0: forever)."""
+        while games == 0 or len(self.played) < games:
+            ticket = self._unfinished_game() or self._find_game(mode)
+            self.play(ticket)
+
+    def play(self, ticket: Ticket) -> None:
+        """Play the game of ``ticket`` to its end."""
+        if ticket.token is None:
+            raise BotError(f"the service gave no token for game {ticket.game_id}")
+        self.played.add(ticket.game_id)
+        me = ticket.players.index(ticket.you)
+        other = ticket.players[1 - me]
+        self.say(f"Game {ticket.game_id} against {other}: {self.name} plays {'XO'[me]}.")
+        address = GameAddress(self.client.base, ticket.game_id, ticket.you)
+        rules = Rules(ticket.rows, ticket.columns, ticket.connect, allow_unwinnable=True)
+        game = Game(rules)
+        status = patiently(self.client.read_status, address, ticket.token)
+        while True:
+            ended = self._catch_up(game, ticket.game_id)
+            done = status is not None and status.done
+            if ended is not None or game.is_over() or done:
+                self.say(self._ending(game, ticket, ended))
+                return
+            if game.to_move == me:
+                if not self._move(game, address, ticket.token):
+                    # Refused as over (a flag fell, a draw was claimed): the service says how.
+                    status = patiently(self.client.read_status, address, ticket.token)
+                    if status is None or not status.done:
+                        raise BotError(f"game {ticket.game_id} refuses the bot's moves")
+                continue
+            if status is not None:
+                since = status.version
+                status = patiently(
+                    self.client.read_status, address, ticket.token, since, LOBBY_WAIT
+                )
+                if status is not None and status.moves < len(game.moves):
+                    game = Game(rules)  # a takeback: replay the move list from its start
+            else:  # a service without games between friends: wait on the move list
+                patiently(self.client.read_moves, ticket.game_id, len(game.moves), LOBBY_WAIT)
+
+    def _move(self, game: Game, address: GameAddress, token: str | None) -> bool:
+        """Play the mover's column; False if the service says the game is over meanwhile."""
+        try:
+            column = self.mover(game)
+        except AgentError as error:
+            self.say(f"{error}: the bot quits game {address.game_id}")
+            patiently(self.client.quit, address, token, secrets.token_hex(16))
+            raise
+        key = secrets.token_hex(16)  # the same key on a retry: the move is played once
+        try:
+            patiently(self.client.post_move, address, column, token, key)
+        except ServiceRefused as refusal:
+            if refusal.code in ("game_done", "game_over"):
+                return False
+            raise
+        game.play(column)
+        return True
+
+    def _catch_up(self, game: Game, game_id: str) -> RemoteMove | None:
+        """Play the moves the service has and the game not yet; the move that ended it, if a quit."""
+        while True:
+            moves = patiently(self.client.read_moves, game_id, len(game.moves))
+            if not moves:
+                return None
+            for move in moves:
+                if move.column is None:
+                    return move
+                game.play(move.column)
+
+    def _ending(self, game: Game, ticket: Ticket, ended: RemoteMove | None) -> str:
+        if ended is not None:
+            how = {"TIMEOUT": "ran out of time", "ABANDONED": "left and lost"}
+            return (
+                f"Game {ticket.game_id} over: {ended.player} {how.get(ended.reason or '', 'quit')}."
+            )
+        outcome = game.outcome()
+        if outcome is None:
+            return f"Game {ticket.game_id} over (agreed or claimed on the service)."
+        if outcome.winner is None:
+            return f"Game {ticket.game_id} over: a draw."
+        return f"Game {ticket.game_id} over: {ticket.players[outcome.winner]} won."
+
+    def _unfinished_game(self) -> Ticket | None:
+        """A running game of the bot's it has not played yet (a restart, a seek accepted meanwhile)."""
+        mine = patiently(self.client.my_lobby)
+        return self._new_game(mine)
+
+    def _new_game(self, mine: dict[str, object]) -> Ticket | None:
+        for ticket in self.client.my_games(mine):
+            if ticket.state == "IN_PROGRESS" and ticket.token and ticket.game_id not in self.played:
+                return ticket
+        return None
+
+    def _find_game(self, mode: str) -> Ticket:
+        if mode == "accept":
+            return self._accept_a_seek()
+        if mode == "seek":
+            seek = patiently(self.client.create_seek, self.options)
+            self.say(f"Seeking a game: {seek.describe()}")
+        else:
+            ticket = patiently(self.client.pair, self.options)
+            if ticket is not None:
+                return ticket
+            self.say("Waiting to be paired...")
+        return self._wait_for_game()
+
+    def _wait_for_game(self) -> Ticket:
+        """The next game of the bot's that the service tells (``GET /lobby/me``, pushed)."""
+        mine = patiently(self.client.my_lobby)
+        while True:
+            ticket = self._new_game(mine)
+            if ticket is not None:
+                return ticket
+            version = int(str(mine["version"]))
+            mine = patiently(self.client.my_lobby, version, LOBBY_WAIT)
+
+    def _accept_a_seek(self) -> Ticket:
+        """Accept the first open challenge of someone else's, waiting for one (pushed)."""
+        self.say("Waiting for a challenge to accept...")
+        lobby = patiently(self.client.lobby)
+        while True:
+            for seek in self.client.seeks(lobby):
+                if seek.by.casefold() == self.name.casefold():
+                    continue
+                try:
+                    ticket = patiently(self.client.accept, seek.seek_id)
+                except ServiceRefused as refusal:
+                    if refusal.code in ("seek_gone", "own_seek") or refusal.status == 404:
+                        continue  # someone else was first
+                    raise
+                self.say(f"Accepted {seek.describe()}")
+                return ticket
+            version = int(str(lobby["version"]))
+            lobby = patiently(self.client.lobby, version, LOBBY_WAIT)
+
+
+def patiently(
+    call: Callable[Arguments, Result], *args: Arguments.args, **kwargs: Arguments.kwargs
+) -> Result:
+    """``call(*args, **kwargs)``, retried with growing pauses for :data:`RETRY_SECONDS`
+    while the service does not answer.
+
+    Raises:
+        BotError: still no answer after :data:`RETRY_SECONDS`.
+    """
+    deadline = time.monotonic() + RETRY_SECONDS
+    pause = 0.25
+    while True:
+        try:
+            return call(*args, **kwargs)
+        except ServerUnreachable as failure:
+            if time.monotonic() + pause > deadline:
+                raise BotError(f"the service does not answer: {failure}") from None
+        time.sleep(pause)
+        pause = min(pause * 2, 4.0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the bot as the command line asks; the exit status (0 after ``--games``, 1 on failure)."""
+    options = _parser().parse_args(argv)
+    try:
+        server = parse_server_url(options.server)
+    except ValueError as error:
+        print(f"connect-four-bot: error: --server: {error}", file=sys.stderr)
+        return 2
+    try:
+        mover: Mover = (
+            AgentMover(load_agent(options.agent), options.think)
+            if options.agent is not None
+            else EngineMover(options.level, options.think, options.seed)
+        )
+        client = LobbyClient(server)
+        name = _sign_in(client, server, options.name)
+        bot = Bot(client, name, mover, _game_options(options))
+        bot.run("seek" if options.seek else "pair" if options.pair else "accept", options.games)
+    except (BotError, KeyFileError, NetworkError, EngineError) as error:
+        print(f"connect-four-bot: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("connect-four-bot: stopped", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _sign_in(client: LobbyClient, server: str, name: str | None) -> str:
+    """The bot's name on ``server``: its kept key's, else a new bot player's (the key kept)."""
+    entry = f"{server} bot" + (f" {name}" if name else "")
+    stored = read_player(entry)
+    if stored is not None:
+        client.key = stored.key
+        known = patiently(client.me)
+        print(f"Playing on {server} as {known['name']} (bot).", flush=True)
+        return str(known["name"])
+    chosen = name or f"bot-{secrets.token_hex(3)}"
+    try:
+        key = patiently(client.register, chosen, bot=True)
+    except ServiceRefused as refusal:
+        if refusal.code == "name_taken":
+            raise BotError(
+                f"the name {chosen!r} is taken on {server}: choose another with --name"
+            ) from None
+        raise
+    path = save_player(entry, StoredPlayer(chosen, key))
+    print(f"Registered on {server} as {chosen} (bot); its key is kept in {path}.", flush=True)
+    return chosen
+
+
+def _game_options(options: argparse.Namespace) -> dict[str, object]:
+    """The body of the bot's seeks and pairings: board, clock, rated."""
+    body: dict[str, object] = {
+        "rows": options.rows,
+        "columns": options.columns,
+        "connect": options.connect,
+        "clock": options.clock,
+        "rated": not options.casual,
+    }
+    return body
+
+
+def clock_option(text: str) -> dict[str, float]:
+    """``--clock``: ``M+I`` (minutes, seconds a move) or ``Nd`` (days a move), as the service takes it.
+
+    >>> clock_option("5+3"), clock_option("0.5+0"), clock_option("2d")
+    ({'minutes': 5.0, 'increment': 3.0}, {'minutes': 0.5, 'increment': 0.0}, {'days': 2})
+
+    Raises:
+        argparse.ArgumentTypeError: anything else (argparse says so, status 2).
+    """
+    try:
+        if text.endswith("d"):
+            return {"days": int(text[:-1])}  # whole days: the service takes no fraction
+        minutes, _, increment = text.partition("+")
+        return {"minutes": float(minutes), "increment": float(increment or 0)}
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is no clock: M+I (5+3) or Nd (2d)") from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="connect-four-bot",
+        description="A bot player for the Connect Four service's lobby: it accepts open "
+        "challenges (or seeks, or pairs) and plays them with the engine or a ConnectX agent.",
+    )
+    parser.add_argument("--server", required=True, metavar="URL", help="the service's URL")
+    parser.add_argument("--name", help="the bot's name when it registers (default bot-XXXXXX)")
+    moves = parser.add_mutually_exclusive_group()
+    moves.add_argument("--level", type=int, choices=sorted(LEVELS), default=3,
+                       help="the engine's level, 1 (beginner) to 5 (perfect); default 3")  # fmt: skip
+    moves.add_argument("--agent", metavar="FILE.py",
+                       help="a Kaggle ConnectX agent file (or module) whose agent() plays")  # fmt: skip
+    parser.add_argument("--think", type=float, default=1.0, help="seconds a move at most (1)")
+    parser.add_argument("--seed", type=int, help="seed of the engine's random choices")
+    finding = parser.add_mutually_exclusive_group()
+    finding.add_argument("--seek", action="store_true", help="open a challenge and wait")
+    finding.add_argument("--pair", action="store_true", help="ask to play someone now")
+    parser.add_argument("--rows", type=int, default=6, help="with --seek or --pair (6)")
+    parser.add_argument("--columns", type=int, default=7, help="with --seek or --pair (7)")
+    parser.add_argument("--connect", type=int, default=4, help="with --seek or --pair (4)")
+    parser.add_argument(
+        "--clock", metavar="M+I", type=clock_option, help="with --seek or --pair: 5+3, or 2d"
+    )
+    parser.add_argument("--casual", action="store_true", help="unrated games (--seek, --pair)")
+    parser.add_argument("--games", type=int, default=0, help="stop after N games (0: never)")
+    return parser
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""Helpers of the lobby clients' tests: a scripted player speaking the lobby API with httpx.
+
+The scripted player is independent of the clients under test (the bot,
+``connect.py --lobby``, the page): it registers, seeks, accepts and plays
+through plain HTTP, as the contract (LOBBY_API.md) writes it. Every wait is
+a long poll or a condition, bounded by :data:`DEADLINE`, which only ever
+fails a test.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from server_support import HTTP, Server
+
+DEADLINE = 120.0
+"""Seconds any one wait of a test may last before the test fails."""
+
+Chooser = Callable[[list[int], int, int], int]
+"""Picks the scripted player's column from the moves so far, the rows and the columns."""
+
+
+@contextmanager
+def lobby_service(folder: Path) -> Iterator[str]:
+    """A service of the test's own (a fresh SQLite file), so no other test's seeks are in its lobby."""
+    server = Server(folder / "games.db")
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.close()
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def register(base: str, name: str, bot: bool = False) -> str:
+    """Make the player ``name``; their key."""
+    answer = HTTP.post(f"{base}/players", json={"name": name, "bot": bot}, timeout=30)
+    assert answer.status_code == 201, answer.text
+    key: str = answer.json()["key"]
+    return key
+
+
+def open_seek(base: str, key: str, **body: Any) -> dict[str, Any]:
+    """Open a challenge with ``body``'s fields; the seek."""
+    answer = HTTP.post(f"{base}/lobby/seeks", json=body, headers=bearer(key), timeout=30)
+    assert answer.status_code == 201, answer.text
+    seek: dict[str, Any] = answer.json()
+    return seek
+
+
+def lobby(base: str, key: str | None = None) -> dict[str, Any]:
+    headers = bearer(key) if key else {}
+    answer = HTTP.get(f"{base}/lobby", headers=headers, timeout=30)
+    assert answer.status_code == 200, answer.text
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+def wait_for_seek(base: str, key: str, by: str) -> dict[str, Any]:
+    """The first open challenge of ``by``, once the lobby shows one (pushed: ``since``/``wait``)."""
+    deadline = time.monotonic() + DEADLINE
+    body = lobby(base, key)
+    while time.monotonic() < deadline:
+        for seek in body["seeks"]:
+            if seek["by"] == by:
+                return dict(seek)
+        answer = HTTP.get(
+            f"{base}/lobby",
+            params={"since": body["version"], "wait": 10},
+            headers=bearer(key),
+            timeout=40,
+        )
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+    raise AssertionError(f"{by} never opened a challenge")
+
+
+def wait_for_game(base: str, key: str, known: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The player's first running game not in ``known``, as ``GET /lobby/me`` pushes it."""
+    deadline = time.monotonic() + DEADLINE
+    answer = HTTP.get(f"{base}/lobby/me", headers=bearer(key), timeout=30)
+    while time.monotonic() < deadline:
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        for game in body["games"]:
+            if game["state"] == "IN_PROGRESS" and game["gameId"] not in known:
+                return dict(game)
+        answer = HTTP.get(
+            f"{base}/lobby/me",
+            params={"since": body["version"], "wait": 10},
+            headers=bearer(key),
+            timeout=40,
+        )
+    raise AssertionError("no game came")
+
+
+def column_moves(base: str, game_id: str) -> list[dict[str, Any]]:
+    answer = HTTP.get(f"{base}/drop_token/{game_id}/moves", timeout=30)
+    assert answer.status_code == 200, answer.text
+    moves: list[dict[str, Any]] = answer.json()["moves"]
+    return moves
+
+
+def first_open(preferences: list[int]) -> Chooser:
+    """The first column of ``preferences`` that is not full."""
+
+    def choose(moves: list[int], rows: int, columns: int) -> int:
+        for column in preferences + list(range(columns)):
+            if moves.count(column) < rows:
+                return column
+        raise AssertionError("the board is full")
+
+    return choose
+
+
+def play_out(base: str, ticket: dict[str, Any], choose: Chooser) -> dict[str, Any]:
+    """Play the ticket's game to its end with ``choose``; the game's final state."""
+    game_id, me = ticket["gameId"], ticket["you"]
+    side = ticket["players"].index(me)
+    url = f"{base}/drop_token/{game_id}"
+    deadline = time.monotonic() + DEADLINE
+    while time.monotonic() < deadline:
+        state = HTTP.get(url, timeout=30).json()
+        if state["state"] == "DONE":
+            return dict(state)
+        moves = column_moves(base, game_id)
+        if any(move["type"] != "MOVE" for move in moves):
+            continue  # a quit: the state says DONE at the next read
+        if len(moves) % 2 == side:
+            columns = [int(move["column"]) for move in moves]
+            column = choose(columns, ticket["rows"], ticket["columns"])
+            answer = HTTP.post(
+                f"{url}/{me}",
+                json={"column": column},
+                headers=bearer(ticket["token"]),
+                timeout=30,
+            )
+            assert answer.status_code == 200, answer.text
+        else:
+            HTTP.get(f"{url}/moves", params={"start": len(moves), "wait": 10}, timeout=40)
+    raise AssertionError(f"game {game_id} did not end")

@@ -1,0 +1,238 @@
+"""``connect.py --server URL --lobby``: the lobby at the terminal, through a pipe, against a real service.
+
+A scripted player (tests/lobby_player.py) is the other side: it opens a
+challenge the terminal accepts, or asks to be paired with it, and plays
+its moves over HTTP. The terminal keeps its player's key in the key file
+under ``$XDG_CONFIG_HOME`` and never shows it but for ``--show-key``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from connect_support import CONNECT, ROOT, default_sigint
+from lobby_player import (
+    DEADLINE,
+    bearer,
+    first_open,
+    lobby,
+    lobby_service,
+    open_seek,
+    play_out,
+    register,
+    wait_for_game,
+    wait_for_seek,
+)
+from server_support import HTTP
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with lobby_service(tmp_path_factory.mktemp("lobby")) as url:
+        yield url
+
+
+def run_lobby(
+    base: str, config: Path, stdin: str, *options: str, key: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """connect.py --server BASE --lobby reading ``stdin``, its keys under ``config``."""
+    environment = {name: value for name, value in os.environ.items() if name != "CONNECT_FOUR_KEY"}
+    environment.update(XDG_CONFIG_HOME=str(config), HOME=str(config))
+    if key is not None:
+        environment["CONNECT_FOUR_KEY"] = key
+    return subprocess.run(
+        [sys.executable, str(CONNECT), "--server", base, "--lobby", *options],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=DEADLINE,
+        cwd=ROOT,
+        env=environment,
+    )
+
+
+class Opponent(threading.Thread):
+    """The scripted player: ``find`` gets its game's ticket, then it plays it out."""
+
+    def __init__(self, base: str, find: Callable[[], dict[str, Any]], preferences: list[int]):
+        super().__init__(daemon=True)
+        self.base, self.find, self.preferences = base, find, preferences
+        self.error: BaseException | None = None
+        self.ticket: dict[str, Any] = {}
+
+    def run(self) -> None:
+        try:
+            self.ticket = self.find()
+            play_out(self.base, self.ticket, first_open(self.preferences))
+        except BaseException as error:
+            self.error = error
+
+    def check(self) -> None:
+        self.join(DEADLINE)
+        assert not self.is_alive(), "the opponent is still playing"
+        if self.error is not None:
+            raise self.error
+
+
+def test_a_terminal_player_accepts_a_challenge_and_plays_it(base: str, tmp_path: Path) -> None:
+    ann = register(base, "ann")
+    open_seek(base, ann, rows=5, columns=8, colour="O", rated=True)
+    opponent = Opponent(base, lambda: wait_for_game(base, ann), [1])
+    opponent.start()
+    shown = run_lobby(base, tmp_path, "bob\n1\n0\n0\n0\n0\n")
+    opponent.check()
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert any(
+        line.startswith("  1. ann (1500): 5 x 8, four in a row, untimed, rated") for line in lines
+    )
+    assert "You accepted ann's challenge." in shown.stdout
+    assert f"Joined game {opponent.ticket['gameId']} on {base}: you are bob (X)" in shown.stdout
+    assert "bob (X) wins." in shown.stdout, shown.stdout[-400:]
+    kept = tmp_path / "connect-four" / "players.json"
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    key = json.loads(kept.read_text())[base]["key"]
+    assert key not in shown.stdout and key not in shown.stderr
+    record = HTTP.get(f"{base}/lobby/games/{opponent.ticket['gameId']}", timeout=30).json()
+    assert record["players"] == ["bob", "ann"] and record["winner"] == "bob"
+
+    # The next time, the kept key is bob; --show-key shows it, asked for by name.
+    again = run_lobby(base, tmp_path, "q\n")
+    assert again.returncode == 0, again.stderr
+    assert f"In the lobby of {base} as bob." in again.stdout and key not in again.stdout
+    shown_key = run_lobby(base, tmp_path, "", "--show-key")
+    assert shown_key.stdout.splitlines()[-1] == key
+
+
+def test_connect_four_key_overrides_the_key_file(base: str, tmp_path: Path) -> None:
+    carol = register(base, "carol")
+    shown = run_lobby(base, tmp_path, "q\n", key=carol)
+    assert shown.returncode == 0, shown.stderr
+    assert f"In the lobby of {base} as carol." in shown.stdout
+    assert not (tmp_path / "connect-four" / "players.json").exists()
+
+
+def test_a_taken_name_is_asked_again(base: str, tmp_path: Path) -> None:
+    register(base, "dave")
+    shown = run_lobby(base, tmp_path, "Dave\ndave2\nq\n")
+    assert shown.returncode == 0, shown.stderr
+    assert "The name Dave is taken" in shown.stdout
+    assert "Welcome, dave2" in shown.stdout
+
+
+def test_play_someone_now_pairs_the_terminal_with_a_waiting_player(
+    base: str, tmp_path: Path
+) -> None:
+    erin = register(base, "erin")
+
+    def pair_when_the_terminal_waits() -> dict[str, Any]:
+        deadline = time.monotonic() + DEADLINE
+        while not lobby(base, erin)["waiting"].get("5x8c4 untimed"):
+            assert time.monotonic() < deadline, "the terminal never waited to be paired"
+            time.sleep(0.05)
+        body = {"rows": 5, "columns": 8, "connect": 4, "clock": None, "rated": True}
+        answer = HTTP.post(f"{base}/lobby/pair", json=body, headers=bearer(erin), timeout=30)
+        assert answer.status_code == 201, answer.text
+        return dict(answer.json())
+
+    opponent = Opponent(base, pair_when_the_terminal_waits, [2, 3, 4, 5, 6])
+    opponent.start()
+    shown = run_lobby(base, tmp_path, "frank\np\n" + "0\n" * 8)
+    opponent.check()
+    assert shown.returncode == 0, shown.stderr
+    assert "Waiting for someone to play..." in shown.stdout
+    assert f"Joined game {opponent.ticket['gameId']}" in shown.stdout
+    assert sorted(opponent.ticket["players"]) == ["erin", "frank"]
+
+
+def test_ctrl_c_while_a_challenge_waits_takes_it_back(base: str, tmp_path: Path) -> None:
+    watcher = register(base, "ivy")
+    environment = {name: value for name, value in os.environ.items() if name != "CONNECT_FOUR_KEY"}
+    environment.update(XDG_CONFIG_HOME=str(tmp_path), HOME=str(tmp_path))
+    terminal = subprocess.Popen(
+        [sys.executable, str(CONNECT), "--server", base, "--lobby"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=environment,
+        preexec_fn=default_sigint,
+    )
+    assert terminal.stdin is not None
+    terminal.stdin.write("hank\nn\n")
+    terminal.stdin.flush()
+    deadline = time.monotonic() + DEADLINE
+    while not [seek for seek in lobby(base, watcher)["seeks"] if seek["by"] == "hank"]:
+        assert time.monotonic() < deadline, "hank's challenge never opened"
+        time.sleep(0.05)
+    terminal.send_signal(signal.SIGINT)
+    printed, problems = terminal.communicate(timeout=DEADLINE)
+    assert terminal.returncode == 130, problems
+    assert "Waiting for someone to accept it... (Ctrl-C leaves)" in printed
+    assert [seek for seek in lobby(base, watcher)["seeks"] if seek["by"] == "hank"] == []
+
+
+def test_a_service_out_of_reach_is_said_before_any_name_is_asked(tmp_path: Path) -> None:
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    shown = run_lobby(f"http://127.0.0.1:{port}", tmp_path, "")
+    assert shown.returncode == 1
+    assert shown.stdout == ""
+    assert "cannot reach the service at" in shown.stderr and "connection refused" in shown.stderr
+
+
+def test_a_challenge_opened_at_the_terminal_is_accepted_and_played(
+    base: str, tmp_path: Path
+) -> None:
+    june = register(base, "june")
+
+    def accept_kims_challenge() -> dict[str, Any]:
+        seek = wait_for_seek(base, june, "kim")
+        assert (seek["rows"], seek["columns"], seek["clock"]) == (6, 7, None)
+        answer = HTTP.post(
+            f"{base}/lobby/seeks/{seek['id']}/accept", json={}, headers=bearer(june), timeout=30
+        )
+        assert answer.status_code == 201, answer.text
+        return dict(answer.json())
+
+    opponent = Opponent(base, accept_kims_challenge, [2, 3, 4, 5, 6])
+    opponent.start()
+    shown = run_lobby(base, tmp_path, "kim\nn\n" + "0\n" * 8, "--rows", "6", "--columns", "7")
+    opponent.check()
+    assert shown.returncode == 0, shown.stderr
+    assert (
+        "Your challenge is open: kim (1500): 6 x 7, four in a row, untimed, rated" in shown.stdout
+    )
+    assert f"Joined game {opponent.ticket['gameId']}" in shown.stdout
+    assert "Game finished." in shown.stdout
+
+
+def test_a_kept_key_the_service_does_not_know_is_said_without_showing_it(
+    base: str, tmp_path: Path
+) -> None:
+    kept = tmp_path / "connect-four" / "players.json"
+    kept.parent.mkdir(parents=True)
+    kept.write_text(json.dumps({base: {"name": "old", "key": "secret-gone"}}))
+    shown = run_lobby(base, tmp_path, "q\n")
+    assert shown.returncode == 1
+    assert f"{base} does not know the key of {kept}" in shown.stderr
+    assert "secret-gone" not in shown.stdout + shown.stderr
+    overridden = run_lobby(base, tmp_path, "q\n", key="env-secret-gone")
+    assert "does not know the key of CONNECT_FOUR_KEY" in overridden.stderr
