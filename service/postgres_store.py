@@ -57,6 +57,7 @@ from .errors import (
     StorageReadOnlyError,
 )
 from .loop_connections import ConnectionBroken, LoopConnections, Row
+from .presence_rows import friend_presence_table
 from .rate_counts import ADD_HITS, RATE_TABLE_POSTGRES, READ_WINDOWS, rate_windows
 from .records import ClockSetting, CreatedGame, GameRecord, check_game_id
 from .redaction import redacted, scrub
@@ -110,7 +111,7 @@ def _version_2(connection: Connection) -> None:
     connection.execute(RATE_TABLE_POSTGRES)
 
 
-_MIGRATIONS = (_version_1, _version_2, friend_games_table)
+_MIGRATIONS = (_version_1, _version_2, friend_games_table, friend_presence_table)
 """Schema steps in order; a database at version n has had the first n applied."""
 
 

@@ -62,6 +62,7 @@ from .errors import (
     MoveNotFoundError,
 )
 from .friend_store import FriendExtras
+from .presence_rows import PresenceRows
 from .rate_counts import RateCounts
 from .records import (
     ClockSetting,
@@ -148,7 +149,7 @@ class WouldWaitError(Exception):
     """
 
 
-class GameStore(FriendExtras, RateCounts):
+class GameStore(FriendExtras, RateCounts, PresenceRows):
     """Drop-token games in a database, safe to share between threads (a base class).
 
     A subclass per database provides :meth:`_transaction` and extends

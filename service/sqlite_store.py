@@ -41,6 +41,7 @@ from .errors import (
     StorageReadOnlyError,
     StorageReplacedError,
 )
+from .presence_rows import friend_presence_table
 from .rate_counts import RATE_TABLE_SQLITE
 from .repository import Database, GameStore, WouldWaitError
 
@@ -117,7 +118,7 @@ def _version_2(connection: Connection) -> None:
     connection.execute(RATE_TABLE_SQLITE)
 
 
-_MIGRATIONS = (_version_1, _version_2, friend_games_table)
+_MIGRATIONS = (_version_1, _version_2, friend_games_table, friend_presence_table)
 """Schema steps in order; a database at version n has had the first n applied."""
 
 

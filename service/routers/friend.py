@@ -11,15 +11,19 @@ seed's endpoints answer a game without extras exactly as before.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Depends, Query
 
 from ..dependencies import ClientDep, EventsDep, FriendsDep, GoneDep, StoreDep
+from ..errors import StorageError
+from ..events import EventHub
 from ..friends import Friends, FriendView
 from ..limits import MAX_WAIT
 from ..rate_limits import charge_replays, limited
+from ..repository import GameStore
 from ..schemas import (
     AnswerIn,
     AnswerOut,
@@ -33,7 +37,7 @@ from ..schemas import (
 from ..store_calls import call_store
 from .drop_token import _AUTH, _RATE, _STORAGE, Authorization, GameId, PlayerId, _bearer
 
-__all__ = ["TICK", "router"]
+__all__ = ["TICK", "keep_presence", "router"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -56,6 +60,22 @@ async def _settle(store: StoreDep, friends: Friends, events: EventsDep, game_id:
     """Record a flag fall that is due (a game between friends' clock), waking the waiters."""
     if await call_store(store, friends.settle, game_id):
         events.notify(game_id)
+
+
+async def keep_presence(store: GameStore, friends: Friends, events: EventHub) -> None:
+    """Share this process's presence news every :data:`TICK` (a task of the app's lifetime).
+
+    Refreshes the rows of the players waiting here and writes the
+    departures (:meth:`Friends.upkeep`), waking the games' waiters in every
+    process (PostgreSQL's feed tells the others; on SQLite their waits look
+    every tick). Costs no statement while nobody waits on a friend's game.
+    """
+    while True:
+        await asyncio.sleep(TICK)
+        if friends.upkeep_due():
+            with contextlib.suppress(StorageError):
+                for game_id in await call_store(store, friends.upkeep):
+                    events.notify(game_id)
 
 
 _CONFLICT = {
@@ -181,6 +201,8 @@ async def read_friend_game(
             store, friends.check_player, game_id, player, _bearer(authorization)
         )
         friends.seen(game_id, number)
+        if wait is None:
+            await call_store(store, friends.share, game_id, number)
     # The view records a flag fall that is due, as any read of the game does.
     view = await call_store(store, friends.view, game_id)
     if wait is None or view.version != (since or view.version):
@@ -189,8 +211,11 @@ async def read_friend_game(
     deadline = loop.time() + wait
     if number is not None:
         friends.waiting(game_id, number, 1)
-        events.notify(game_id)  # The opponent sees this player come back at once.
     try:
+        if number is not None:
+            # The other processes see this player come back within their next look.
+            await call_store(store, friends.share, game_id, number)
+            events.notify(game_id)  # The opponent sees this player come back at once.
         with client.waiting(), events.watch(game_id) as watched:
             while loop.time() < deadline and not events.closing:
                 seen = watched.generation

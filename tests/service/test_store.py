@@ -259,4 +259,4 @@ def test_a_database_from_before_schema_versions_is_migrated_and_keeps_its_games(
     store.close()
     with sqlite3.connect(path) as connection:
         # Version 2: the rate counters; 3: the table of games between friends' extras.
-        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(3,)]
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(4,)]
