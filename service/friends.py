@@ -80,6 +80,9 @@ REMEMBERED = 100_000
 one forgotten is away since the service first looked at their game."""
 
 OFFER_KINDS = ("draw", "takeback", "rematch")
+
+Key = tuple[str, int]
+"""A player of a game: the game's id and their place in it."""
 """What a player may offer; the other accepts or declines."""
 
 
@@ -241,24 +244,20 @@ class Friends:
                 self._shared[(game_id, player)] = (seen, until)
 
     def upkeep_due(self) -> bool:
-        """Whether :meth:`upkeep` has anything to write (no statement: asked on the loop)."""
-        return bool(self._shared) or self.clock() >= self._next_forget
+        """Whether :meth:`upkeep` has anything to do (no statement: asked on the loop)."""
+        return self.clock() >= self._next_forget or any(self._plan(self.clock()))
 
-    def upkeep(self) -> list[str]:
-        """Refresh the rows of the players waiting here, write the departures that are due;
-        the games whose players left (a store call, every quarter second or so).
-
-        A waiting player's row is refreshed :attr:`heartbeat` seconds after
-        it was written; a player whose last request here ended more than the
-        grace ago is written as gone since then, once. Rows that vouch for
-        nobody since :data:`FORGET_AFTER` are deleted now and then.
-        """
-        now = self.clock()
+    def _plan(
+        self, now: float
+    ) -> tuple[list[tuple[str, int, float, float]], list[tuple[str, int, float, float]], list[Key]]:
+        """The rows to refresh and the departures to write at ``now`` (game, player, seen,
+        until), and the players whose rows vouch for nobody any more (nothing to write)."""
         refresh: list[tuple[str, int, float, float]] = []
         left: list[tuple[str, int, float, float]] = []
+        stale: list[Key] = []
         with self._lock:
-            for (game_id, player), (seen, until) in list(self._shared.items()):
-                key = (game_id, player)
+            for key, (seen, until) in self._shared.items():
+                game_id, player = key
                 if self._open.get(key, 0) > 0:
                     if now - seen >= self.heartbeat or until < now + self.grace:
                         refresh.append((game_id, player, now, now + self.lease))
@@ -269,7 +268,23 @@ class Friends:
                 if until > last + self.grace:
                     left.append((game_id, player, last, last + self.grace))
                 else:
-                    del self._shared[key]  # Its row vouches for nobody now: nothing to keep.
+                    stale.append(key)
+        return refresh, left, stale
+
+    def upkeep(self) -> list[str]:
+        """Refresh the rows of the players waiting here, write the departures that are due;
+        the games whose players left (a store call, every quarter second while due).
+
+        A waiting player's row is refreshed :attr:`heartbeat` seconds after
+        it was written; a player whose last request here ended more than the
+        grace ago is written as gone since then, once. Rows that vouch for
+        nobody since :data:`FORGET_AFTER` are deleted now and then.
+        """
+        now = self.clock()
+        refresh, left, stale = self._plan(now)
+        with self._lock:
+            for key in stale:
+                self._shared.pop(key, None)
         for game_id, player, seen, until in refresh + left:
             self._write(game_id, player, seen, until)
         if now >= self._next_forget:
