@@ -80,10 +80,10 @@ REMEMBERED = 100_000
 one forgotten is away since the service first looked at their game."""
 
 OFFER_KINDS = ("draw", "takeback", "rematch")
+"""What a player may offer; the other accepts or declines."""
 
 Key = tuple[str, int]
 """A player of a game: the game's id and their place in it."""
-"""What a player may offer; the other accepts or declines."""
 
 
 @dataclass(frozen=True)
@@ -143,7 +143,7 @@ class Friends:
         self.lease = LEASE
         self.process = uuid.uuid4().hex
         """This process's name in the presence rows (a new one at each start)."""
-        self._shared: dict[tuple[str, int], tuple[float, float]] = {}  # (seen, until) written
+        self._shared: dict[Key, tuple[float, float]] = {}  # (seen, until) last written
         self._looked: set[str] = set()  # Games whose first look is in the database.
         self._next_forget = clock() + 3600.0
         self.store = store

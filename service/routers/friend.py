@@ -201,11 +201,11 @@ async def read_friend_game(
             store, friends.check_player, game_id, player, _bearer(authorization)
         )
         friends.seen(game_id, number)
-        if wait is None:
-            await call_store(store, friends.share, game_id, number)
     # The view records a flag fall that is due, as any read of the game does.
     view = await call_store(store, friends.view, game_id)
     if wait is None or view.version != (since or view.version):
+        if number is not None:  # Seen now: the other processes are told (at most a heartbeat).
+            await call_store(store, friends.share, game_id, number)
         return _status(view)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait
