@@ -11,7 +11,7 @@ seed's endpoints answer a game without extras exactly as before.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import logging
 from collections.abc import Callable
 from typing import Annotated, TypeVar
 
@@ -41,6 +41,8 @@ __all__ = ["TICK", "keep_presence", "router"]
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+_log = logging.getLogger("connect_four.service.presence")
 
 TICK = 0.25
 """Seconds between a waiting request's looks at the clocks and at who is present."""
@@ -73,9 +75,11 @@ async def keep_presence(store: GameStore, friends: Friends, events: EventHub) ->
     while True:
         await asyncio.sleep(TICK)
         if friends.upkeep_due():
-            with contextlib.suppress(StorageError):
+            try:
                 for game_id in await call_store(store, friends.upkeep):
                     events.notify(game_id)
+            except StorageError as error:  # Tried again at the next tick.
+                _log.warning("presence upkeep: %s", error)
 
 
 _CONFLICT = {
