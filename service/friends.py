@@ -14,9 +14,15 @@ the changes that are not moves, each one write transaction of the store's
 A flag fall and a claimed win are stored as the loser's quit (so the seed's
 state, winner and list of games in progress say the game is over), marked
 with its reason (``TIMEOUT``, ``ABANDONED``); a draw agreed or claimed is
-the row's end alone. Presence is this process's own: a player is present
-while a request of theirs waits (``GET /friend_game/{gameId}?player=&wait=``)
-or for :data:`PRESENCE_GRACE` seconds after any request or move of theirs.
+the row's end alone. A player is present while a request of theirs waits
+(``GET /friend_game/{gameId}?player=&wait=``) or for :data:`PRESENCE_GRACE`
+seconds after any request or move of theirs. Each process knows its own
+requests at once, and shares them through the database
+(:mod:`~connect_four.service.presence_rows`): a row per player and process,
+written when the player arrives, refreshed every :data:`HEARTBEAT` seconds
+while they wait (each row vouches for :data:`LEASE` seconds) and once more
+when they have gone, by :meth:`Friends.upkeep`, never once per poll. A claim
+is decided on those rows, read in the claim's own transaction.
 
 Time is :attr:`Friends.clock`'s (wall-clock seconds by default), injected
 by tests, which advance it instead of sleeping.
@@ -24,10 +30,12 @@ by tests, which advance it instead of sleeping.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import threading
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,12 +44,15 @@ from connect_four.engine import Game
 
 from . import friend_rules as rules
 from .database import Connection
-from .errors import ClaimRefusedError, OfferMissingError, OfferRefusedError
+from .errors import ClaimRefusedError, OfferMissingError, OfferRefusedError, StorageError
 from .limits import CLAIM_AFTER
+from .presence_rows import FIRST_LOOK, PresenceRow, read_presence
 from .records import ClockSetting, GameRecord
 from .repository import GameStore
 
 __all__ = [
+    "HEARTBEAT",
+    "LEASE",
     "OFFER_KINDS",
     "PRESENCE_GRACE",
     "FriendView",
@@ -53,12 +64,26 @@ PRESENCE_GRACE = 1.0
 """Seconds a player counts as present after a request of theirs ends (a client polls again
 at once, so a gap longer than this means it is gone)."""
 
+HEARTBEAT = 5.0
+"""Seconds between two writes of one player's presence row by one process, at the most."""
+
+LEASE = 15.0
+"""Seconds a waiting player's row vouches for them: a process that stops (a crash) stops
+vouching this long after its last refresh."""
+
+FORGET_AFTER = 86_400.0
+"""Seconds after which a row that vouches for nobody is deleted (a player gone longer is
+away since the first look at the game that is still kept, or since now)."""
+
 REMEMBERED = 100_000
 """Players (a game and a place in it) whose last move or request this process remembers;
 one forgotten is away since the service first looked at their game."""
 
 OFFER_KINDS = ("draw", "takeback", "rematch")
 """What a player may offer; the other accepts or declines."""
+
+Key = tuple[str, int]
+"""A player of a game: the game's id and their place in it."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +139,13 @@ class Friends:
         self._open: Counter[tuple[str, int]] = Counter()
         self._known: dict[str, float] = {}
         self._lock = threading.Lock()
+        self.heartbeat = HEARTBEAT
+        self.lease = LEASE
+        self.process = uuid.uuid4().hex
+        """This process's name in the presence rows (a new one at each start)."""
+        self._shared: dict[Key, tuple[float, float]] = {}  # (seen, until) last written
+        self._looked: set[str] = set()  # Games whose first look is in the database.
+        self._next_forget = clock() + 3600.0
         self.store = store
         self.attach(store)
 
@@ -154,21 +186,124 @@ class Friends:
             del self._open[(game_id, player)]
         self.seen(game_id, player)
 
-    def _away_for(self, game_id: str, player: int, now: float) -> float | None:
-        """Seconds ``player`` has been gone (since the service first knew the game if never
-        seen), None while present."""
-        if self._open.get((game_id, player), 0) > 0:
+    def _away_for(
+        self, game_id: str, player: int, now: float, rows: list[PresenceRow]
+    ) -> float | None:
+        """Seconds ``player`` has been gone (since the first look at the game if never seen),
+        None while present: by this process's own requests and the other processes' ``rows``."""
+        key = (game_id, player)
+        if self._open.get(key, 0) > 0:
             return None
-        last = self._seen.get((game_id, player))
+        last = self._seen.get(key)
         if last is not None and now - last <= self.grace:
             return None
+        for row in rows:
+            if row.player != player or row.process == self.process:
+                continue  # This process's own row says what it knows better itself.
+            if row.until >= now:
+                return None
+            last = row.seen if last is None else max(last, row.seen)
         if last is None:
+            looks = [row.seen for row in rows if row.player == FIRST_LOOK]
             known = self._known.get(game_id)
-            if known is None:
+            if known is None and not looks:
                 self.made(game_id)  # Made by another process, or long ago.
                 known = self._known.get(game_id, now)
-            last = known
+            last = min(looks + ([] if known is None else [known]))
         return now - last
+
+    # --- Presence shared with the other processes -------------------------------
+
+    def share(self, game_id: str, player: int) -> None:
+        """Write ``player``'s row if the other processes' view of them is out of date.
+
+        A store call, made when the player arrives (a wait begins, a request
+        with their token): it writes only when the row no longer vouches for
+        them, or vouches too short (a wait begins), or was written
+        :attr:`heartbeat` seconds ago. A database that cannot be written
+        (read-only) keeps presence this process's own.
+        """
+        now = self.clock()
+        key = (game_id, player)
+        until = now + (self.lease if self._open.get(key, 0) > 0 else self.grace)
+        with self._lock:
+            last = self._shared.get(key)
+        if (
+            last is not None
+            and last[1] >= now
+            and last[1] >= until - self.heartbeat
+            and now - last[0] < self.heartbeat
+        ):
+            return
+        self._write(game_id, player, now, until)
+
+    def _write(self, game_id: str, player: int, seen: float, until: float) -> None:
+        with contextlib.suppress(StorageError):
+            self.store.mark_presence(game_id, player, self.process, seen, until)
+            with self._lock:
+                self._shared[(game_id, player)] = (seen, until)
+
+    def upkeep_due(self) -> bool:
+        """Whether :meth:`upkeep` has anything to do (no statement: asked on the loop)."""
+        return self.clock() >= self._next_forget or any(self._plan(self.clock()))
+
+    def _plan(
+        self, now: float
+    ) -> tuple[list[tuple[str, int, float, float]], list[tuple[str, int, float, float]], list[Key]]:
+        """The rows to refresh and the departures to write at ``now`` (game, player, seen,
+        until), and the players whose rows vouch for nobody any more (nothing to write)."""
+        refresh: list[tuple[str, int, float, float]] = []
+        left: list[tuple[str, int, float, float]] = []
+        stale: list[Key] = []
+        with self._lock:
+            for key, (seen, until) in self._shared.items():
+                game_id, player = key
+                if self._open.get(key, 0) > 0:
+                    if now - seen >= self.heartbeat or until < now + self.grace:
+                        refresh.append((game_id, player, now, now + self.lease))
+                    continue
+                last = max(self._seen.get(key, seen), seen)
+                if last + self.grace > now:
+                    continue  # Still present here: back soon, or gone once the grace ends.
+                if until > last + self.grace:
+                    left.append((game_id, player, last, last + self.grace))
+                else:
+                    stale.append(key)
+        return refresh, left, stale
+
+    def upkeep(self) -> list[str]:
+        """Refresh the rows of the players waiting here, write the departures that are due;
+        the games whose players left (a store call, every quarter second while due).
+
+        A waiting player's row is refreshed :attr:`heartbeat` seconds after
+        it was written; a player whose last request here ended more than the
+        grace ago is written as gone since then, once. Rows that vouch for
+        nobody since :data:`FORGET_AFTER` are deleted now and then.
+        """
+        now = self.clock()
+        refresh, left, stale = self._plan(now)
+        with self._lock:
+            for key in stale:
+                self._shared.pop(key, None)
+        for game_id, player, seen, until in refresh + left:
+            self._write(game_id, player, seen, until)
+        if now >= self._next_forget:
+            self._next_forget = now + 3600.0
+            with contextlib.suppress(StorageError):
+                self.store.forget_presence(now - FORGET_AFTER)
+        return sorted({game_id for game_id, *_ in left})
+
+    def _rows(self, game_id: str) -> list[PresenceRow]:
+        """The game's presence rows, its first look noted in the database if it was not yet."""
+        rows = self.store.presence_rows(game_id)
+        if game_id not in self._looked:
+            if not any(row.player == FIRST_LOOK for row in rows):
+                with contextlib.suppress(StorageError):
+                    self.store.first_look(game_id, self._known.get(game_id, self.clock()))
+            self._looked.add(game_id)
+            if len(self._looked) > REMEMBERED:
+                self._looked.clear()
+        return rows
 
     # --- Reading ---------------------------------------------------------------
 
@@ -192,11 +327,12 @@ class Friends:
         status = self.store.read_status(game_id)
         record, outcome, to_move = status.record, status.outcome, status.to_move
         extras = status.extras or rules.new_extras(None, len(record.players))
+        rows = [] if outcome is not None else self._rows(game_id)
         now = self.clock()
         players = []
         for number, name in enumerate(record.players):
             left = None if status.clocks is None else status.clocks[number]
-            away = None if outcome is not None else self._away_for(game_id, number, now)
+            away = None if outcome is not None else self._away_for(game_id, number, now, rows)
             players.append(PlayerView(name, away is None, away, left))
         offer = extras["offer"]
         winner = (
@@ -370,7 +506,8 @@ class Friends:
             opponent = 1 - by
             if game.to_move != opponent:
                 raise ClaimRefusedError("a claim is made on the opponent's turn only")
-            away = self._away_for(game_id, opponent, self.clock())
+            rows = read_presence(connection, game_id)  # Every process's, as of the claim.
+            away = self._away_for(game_id, opponent, self.clock(), rows)
             if away is None or away < self.claim_after:
                 raise ClaimRefusedError(
                     f"{record.players[opponent]} has not been away for {self.claim_after:g} s"

@@ -9,6 +9,7 @@ is one ``include_router`` line here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 from collections.abc import AsyncIterator, Callable
@@ -128,15 +129,20 @@ def create_app(
     # and, through the database, by the other processes'.
     events = EventHub()
     feed = open_feed(store, events)
+    friends = Friends(store, clock=clock, claim_after=settings.claim_after)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         events.bind(asyncio.get_running_loop())
         await feed.start()
         sweeper = None if settings.read_only else asyncio.create_task(app.state.lobby.run())
+        presence = asyncio.create_task(friend.keep_presence(store, friends, events))
         yield
-        if sweeper is not None:
-            sweeper.cancel()
+        for task in (sweeper, presence):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         events.close()
         await feed.stop()
         if rate_storage is not None:
@@ -163,7 +169,7 @@ def create_app(
     app.state.rate_limiter = RateLimiter(settings.rates(), rate_storage)
     app.state.events = events
     app.state.waits = WaitLedger(settings.max_client_waits)
-    app.state.friends = Friends(store, clock=clock, claim_after=settings.claim_after)
+    app.state.friends = friends
     app.state.lobby = Lobby(store, events, clock=clock)
     app.state.winner_pool = winner_pool or shared_pool()
     app.state.analysis_pool = analysis_pool or shared_analysis_pool()

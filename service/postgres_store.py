@@ -58,6 +58,7 @@ from .errors import (
 )
 from .lobby_store import lobby_tables
 from .loop_connections import ConnectionBroken, LoopConnections, Row
+from .presence_rows import friend_presence_table
 from .rate_counts import ADD_HITS, RATE_TABLE_POSTGRES, READ_WINDOWS, rate_windows
 from .records import ClockSetting, CreatedGame, GameRecord, check_game_id
 from .redaction import redacted, scrub
@@ -111,7 +112,13 @@ def _version_2(connection: Connection) -> None:
     connection.execute(RATE_TABLE_POSTGRES)
 
 
-_MIGRATIONS = (_version_1, _version_2, friend_games_table, lobby_tables("DOUBLE PRECISION"))
+_MIGRATIONS = (
+    _version_1,
+    _version_2,
+    friend_games_table,
+    lobby_tables("DOUBLE PRECISION"),
+    friend_presence_table,
+)
 """Schema steps in order; a database at version n has had the first n applied."""
 
 

@@ -64,6 +64,7 @@ from .errors import (
 from .friend_store import FriendExtras
 from .lobby_store import LobbyTables
 from .lobby_views import LobbyViews
+from .presence_rows import PresenceRows
 from .rate_counts import RateCounts
 from .records import (
     ClockSetting,
@@ -150,7 +151,7 @@ class WouldWaitError(Exception):
     """
 
 
-class GameStore(FriendExtras, LobbyTables, LobbyViews, RateCounts):
+class GameStore(FriendExtras, LobbyTables, LobbyViews, RateCounts, PresenceRows):
     """Drop-token games in a database, safe to share between threads (a base class).
 
     A subclass per database provides :meth:`_transaction` and extends

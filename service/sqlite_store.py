@@ -42,6 +42,7 @@ from .errors import (
     StorageReplacedError,
 )
 from .lobby_store import lobby_tables
+from .presence_rows import friend_presence_table
 from .rate_counts import RATE_TABLE_SQLITE
 from .repository import Database, GameStore, WouldWaitError
 
@@ -132,7 +133,7 @@ def _version_4(connection: Connection) -> None:
     connection.execute(_MOVE_LOG)
 
 
-_MIGRATIONS = (_version_1, _version_2, friend_games_table, _version_4)
+_MIGRATIONS = (_version_1, _version_2, friend_games_table, _version_4, friend_presence_table)
 """Schema steps in order; a database at version n has had the first n applied."""
 
 

@@ -11,15 +11,19 @@ seed's endpoints answer a game without extras exactly as before.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Depends, Query
 
 from ..dependencies import ClientDep, EventsDep, FriendsDep, GoneDep, StoreDep
+from ..errors import StorageError
+from ..events import EventHub
 from ..friends import Friends, FriendView
 from ..limits import MAX_WAIT
 from ..rate_limits import charge_replays, limited
+from ..repository import GameStore
 from ..schemas import (
     AnswerIn,
     AnswerOut,
@@ -33,10 +37,12 @@ from ..schemas import (
 from ..store_calls import call_store
 from .drop_token import _AUTH, _RATE, _STORAGE, Authorization, GameId, PlayerId, _bearer
 
-__all__ = ["TICK", "router"]
+__all__ = ["TICK", "keep_presence", "router"]
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+_log = logging.getLogger("connect_four.service.presence")
 
 TICK = 0.25
 """Seconds between a waiting request's looks at the clocks and at who is present."""
@@ -56,6 +62,24 @@ async def _settle(store: StoreDep, friends: Friends, events: EventsDep, game_id:
     """Record a flag fall that is due (a game between friends' clock), waking the waiters."""
     if await call_store(store, friends.settle, game_id):
         events.notify(game_id)
+
+
+async def keep_presence(store: GameStore, friends: Friends, events: EventHub) -> None:
+    """Share this process's presence news every :data:`TICK` (a task of the app's lifetime).
+
+    Refreshes the rows of the players waiting here and writes the
+    departures (:meth:`Friends.upkeep`), waking the games' waiters in every
+    process (PostgreSQL's feed tells the others; on SQLite their waits look
+    every tick). Costs no statement while nobody waits on a friend's game.
+    """
+    while True:
+        await asyncio.sleep(TICK)
+        if friends.upkeep_due():
+            try:
+                for game_id in await call_store(store, friends.upkeep):
+                    events.notify(game_id)
+            except StorageError as error:  # Tried again at the next tick.
+                _log.warning("presence upkeep: %s", error)
 
 
 _CONFLICT = {
@@ -184,13 +208,18 @@ async def read_friend_game(
     # The view records a flag fall that is due, as any read of the game does.
     view = await call_store(store, friends.view, game_id)
     if wait is None or view.version != (since or view.version):
+        if number is not None:  # Seen now: the other processes are told (at most a heartbeat).
+            await call_store(store, friends.share, game_id, number)
         return _status(view)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait
     if number is not None:
         friends.waiting(game_id, number, 1)
-        events.notify(game_id)  # The opponent sees this player come back at once.
     try:
+        if number is not None:
+            # The other processes see this player come back within their next look.
+            await call_store(store, friends.share, game_id, number)
+            events.notify(game_id)  # The opponent sees this player come back at once.
         with client.waiting(), events.watch(game_id) as watched:
             while loop.time() < deadline and not events.closing:
                 seen = watched.generation

@@ -1,4 +1,4 @@
-"""The lobby's tables are schema version 4: a database at version 3 is migrated and keeps its games."""
+"""The lobby's tables are schema version 4: a database at version 3 is migrated (to the latest) and keeps its games."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_a_version_3_database_gets_the_lobby_and_keeps_its_games(database: Datab
     _as_version_3(database)
     assert _version(database) == [(3,)]
     with AppClient(create_app(database)) as client:
-        assert _version(database) == [(4,)]
+        assert _version(database) == [(5,)]  # the lobby (4), then friends' presence (5)
         moves = client.get(f"/drop_token/{created.game_id}/moves").json()["moves"]
         assert moves == [{"type": "MOVE", "player": "ann", "column": 3}]
         ann, bob = register(client, "ann"), register(client, "bob")

@@ -174,3 +174,63 @@ def test_the_storage_sweeps_now_and_then(stores: tuple[GameStore, GameStore]) ->
 
     run_async(hit())
     assert first.rate_windows("stale", 5) == (0, 0)
+
+
+class CountedCalls:
+    """Counts the store's counting statements (``add_rate_hits``) while passing them on."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.calls = 0
+        self._add = store.add_rate_hits
+
+        def add(*args: Any) -> int | None:
+            self.calls += 1
+            return self._add(*args)
+
+        store.add_rate_hits = add  # type: ignore[method-assign]
+
+
+def test_a_process_counts_a_block_of_hits_in_one_statement(
+    stores: tuple[GameStore, GameStore],
+) -> None:
+    first, _ = stores
+    counted = CountedCalls(first)
+    limit = parse("3000/year")  # Blocks of 30.
+
+    async def hits() -> tuple[list[bool], int, int]:
+        here, there = (
+            SlidingWindowCounterRateLimiter(DatabaseRateStorage(store)) for store in stores
+        )
+        taken = [await here.hit(limit, "moves", "192.0.2.7") for _ in range(100)]
+        mine = await here.get_window_stats(limit, "moves", "192.0.2.7")
+        theirs = await there.get_window_stats(limit, "moves", "192.0.2.7")
+        return taken, mine.remaining, theirs.remaining
+
+    taken, mine, theirs = run_async(hits())
+    assert taken == [True] * 100
+    assert counted.calls == 4  # 4 blocks of 30, not 100 statements.
+    # Its own reserve is still the client's to use; another process sees the blocks counted.
+    assert (mine, theirs) == (3000 - 100, 3000 - 120)
+
+
+def test_blocks_never_let_a_client_past_its_rate_across_processes(
+    stores: tuple[GameStore, GameStore],
+) -> None:
+    limit = parse("1000/year")  # Blocks of 10.
+
+    async def flood() -> list[bool]:
+        first, second = (
+            SlidingWindowCounterRateLimiter(DatabaseRateStorage(store)) for store in stores
+        )
+        return [
+            await limiter.hit(limit, "moves", "192.0.2.7")
+            for _ in range(600)
+            for limiter in (first, second)
+        ]
+
+    taken = run_async(flood())
+    # Never past the rate; refused early by less than a block (10) a process at most.
+    assert 1000 - 2 * 9 <= taken.count(True) <= 1000
+    # Once refused, refused: what is left is less than either process may take.
+    first_refusal = taken.index(False)
+    assert taken[first_refusal:].count(True) <= 2 * 9

@@ -258,5 +258,6 @@ def test_a_database_from_before_schema_versions_is_migrated_and_keeps_its_games(
     assert [move.column for move in store.read_game("a" * 32).game.history] == [2, 2]
     store.close()
     with sqlite3.connect(path) as connection:
-        # Version 2: the rate counters; 3: the table of games between friends' extras; 4: the lobby.
-        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(4,)]
+        # Version 2: the rate counters; 3: the table of games between friends' extras; 4: the
+        # lobby; 5: friends' presence shared by the processes.
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(5,)]
