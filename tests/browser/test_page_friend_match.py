@@ -257,7 +257,7 @@ def test_the_same_match_with_one_friend_at_the_terminal(
     assert panes.exit_status(bob) == 0, panes.screen(bob)
 
 
-def test_a_correspondence_clock_shows_days_a_move_and_a_plain_game_shows_none(
+def test_a_correspondence_clock_shows_days_a_move_a_draw_is_claimed_and_a_plain_game_shows_none(
     clocked: tuple[str, FakeClock], new_page: Callable[..., Page]
 ) -> None:
     url, clock = clocked
@@ -272,6 +272,10 @@ def test_a_correspondence_clock_shows_days_a_move_and_a_plain_game_shows_none(
     clock.advance(3 * 3600 + 60)  # player2 thinks for three hours and a minute
     ann.reload()  # a status read now: the clock as the service keeps it
     expect(player(ann, "player2").locator(".clock")).to_have_text("1 d 20 h")
+    # player2 never came and it is their turn: ann takes the draw instead of the win.
+    button(ann, "Claim a draw").click()
+    expect(status(ann)).to_have_text("Game over: a draw, claimed while a player was away.")
+    expect(button(ann, "Claim the win")).to_have_count(0)
     ann.goto(url + "/")
     ann.get_by_label("Time control").select_option("")
     ann.get_by_role("button", name="Create game").click()
