@@ -167,6 +167,7 @@ async def read_lobby(
 
 @router.get(
     "/events",
+    status_code=200,
     response_class=LobbyEventStream,
     dependencies=[Depends(limited("reads"))],
     responses={
