@@ -163,14 +163,17 @@ class LobbyStreams:
             self._feeder = asyncio.create_task(self._feed())
 
     async def _feed(self) -> None:
-        """Read the lobby at each change (or heartbeat), and wake the streams: until the stop."""
+        """Read the lobby at each change and wake the streams, or wake them for a heartbeat."""
         try:
             with self.events.watch(LOBBY_KEY) as watched:
+                seen = watched.generation  # Noted before reading: no change is missed.
+                await self._read()
                 while not self.events.closing:
-                    seen = watched.generation  # Noted before reading: no change is missed.
-                    await self._read()
-                    if not await self.events.changed(watched, seen, self.heartbeat):
-                        self._wake("beat")
+                    if await self.events.changed(watched, seen, self.heartbeat):
+                        seen = watched.generation
+                        await self._read()
+                    else:
+                        self._wake("beat")  # Nothing changed: no read (a wake says when).
         finally:
             self._wake("beat")  # Stopped: each stream sees the server stopping, or restarts it.
 

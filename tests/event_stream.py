@@ -15,6 +15,7 @@ import json
 import queue
 from typing import Any
 
+import raw_http
 from app_client import AppClient
 from starlette.types import Message
 
@@ -128,5 +129,56 @@ async def _set(event: asyncio.Event) -> None:
 
 def event_of(block: bytes) -> tuple[int, Any]:
     """An event's id and its data read as JSON."""
+    assert block.startswith(b"id: "), f"not an event: {block!r}"
     fields = dict(line.split(b": ", 1) for line in block.split(b"\n"))
     return int(fields[b"id"]), json.loads(fields[b"data"])
+
+
+class SocketStream:
+    """``GET path`` sent to a real server at ``url`` over a socket, its chunked answer read as it comes."""
+
+    def __init__(self, url: str, path: str, headers: str = "") -> None:
+        self.sock = raw_http.connect(url)
+        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n{headers}\r\n".encode())
+        self.raw = b""
+        while b"\r\n\r\n" not in self.raw:
+            self._receive()
+        head, _, self.raw = self.raw.partition(b"\r\n\r\n")
+        self.status = raw_http.status_of(head)
+        self.headers = raw_http.headers_of(head)
+        self.buffer = b""
+        self.complete = False
+
+    def _receive(self) -> None:
+        chunk = self.sock.recv(65536)
+        assert chunk, f"the server closed the connection: {self.raw!r}"
+        self.raw += chunk
+
+    def _take(self) -> None:
+        """One chunk of the body into :attr:`buffer` (the empty last one: :attr:`complete`)."""
+        while b"\r\n" not in self.raw:
+            self._receive()
+        size_line, _, self.raw = self.raw.partition(b"\r\n")
+        size = int(size_line, 16)
+        while len(self.raw) < size + 2:
+            self._receive()
+        self.buffer += self.raw[:size]
+        self.raw = self.raw[size + 2 :]
+        self.complete = size == 0
+
+    def read(self) -> bytes:
+        """The next event or comment, as :meth:`AppStream.read`."""
+        while b"\n\n" not in self.buffer:
+            assert not self.complete, f"the stream ended: {self.buffer!r}"
+            self._take()
+        block, _, self.buffer = self.buffer.partition(b"\n\n")
+        return block
+
+    def ended(self) -> bool:
+        """Wait for the stream's end and the connection's close: True if nothing else came."""
+        while not self.complete:
+            self._take()
+        return self.buffer == b"" and raw_http.read_all(self.sock) == self.raw == b""
+
+    def close(self) -> None:
+        self.sock.close()
