@@ -137,8 +137,8 @@ def event_of(block: bytes) -> tuple[int, Any]:
 class SocketStream:
     """``GET path`` sent to a real server at ``url`` over a socket, its chunked answer read as it comes."""
 
-    def __init__(self, url: str, path: str, headers: str = "") -> None:
-        self.sock = raw_http.connect(url)
+    def __init__(self, url: str, path: str, headers: str = "", source: str | None = None) -> None:
+        self.sock = raw_http.connect(url, source)
         self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n{headers}\r\n".encode())
         self.raw = b""
         while b"\r\n\r\n" not in self.raw:
