@@ -37,7 +37,6 @@ import argparse
 import asyncio
 import json
 import os
-import re
 import resource
 import tempfile
 import time
@@ -177,10 +176,6 @@ async def watch(
     return delays
 
 
-EVENT_ID = re.compile(rb"(?:^|\n)id: (\d+)\n")
-"""An SSE event's id line (the lobby's version) in a stream's bytes; chunk sizes never match."""
-
-
 class StreamWatcher:
     """One client reading ``GET /lobby/events``: the newest version it has, and when each came."""
 
@@ -190,22 +185,20 @@ class StreamWatcher:
         self.writer: asyncio.StreamWriter | None = None
 
     async def follow(self, port: int, opened: asyncio.Semaphore) -> None:
-        """Connect, then note every event's version and arrival until the connection ends."""
+        """Connect, then note every event's version and arrival until the stream ends."""
         async with opened:
             reader, self.writer = await asyncio.open_connection("127.0.0.1", port)
             self.writer.write(b"GET /lobby/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             head = await reader.readuntil(b"\r\n\r\n")
             assert head.startswith(b"HTTP/1.1 200"), head
-        pending = b""
-        while chunk := await reader.read(65536):
-            arrived = time.perf_counter()
-            pending += chunk
-            complete, _, pending = pending.rpartition(b"\n\n")
-            for match in EVENT_ID.finditer(complete):
-                version = int(match.group(1))
+        # Each event is one chunk of the chunked body: its size's line, then the event.
+        while size := int(await reader.readuntil(b"\r\n"), 16):
+            event = await reader.readexactly(size + 2)
+            if event.startswith(b"id: "):  # Not a heartbeat comment.
+                version = int(event[4 : event.index(b"\n")])
                 if version > self.latest:
                     self.latest = version
-                    self.arrivals[version] = arrived
+                    self.arrivals[version] = time.perf_counter()
 
     def close(self) -> None:
         if self.writer is not None:
@@ -259,6 +252,33 @@ async def stream(
     maker_connection.close()
     await asyncio.gather(*reading, return_exceptions=True)
     return delays, cpu / changes
+
+
+async def fill_lobby(port: int, seeks: int) -> list[asyncio.Future[None]]:
+    """``seeks`` seeks open, three a player, each player kept present by a wait on their feed
+    (the returned tasks, to cancel at the end): a lobby whose view is large."""
+    keys = await register(port, -(-seeks // 3), "s")
+    left = seeks
+    for key in keys:
+        connection = Connection(port)
+        for _ in range(min(3, left)):
+            status, seek = await connection.request("POST", "/lobby/seeks", key, {})
+            assert status == 201, seek
+        left -= min(3, left)
+        connection.close()
+
+    async def present(key: str) -> None:
+        feed = Connection(port)
+        version = None
+        try:
+            while True:
+                query = "" if version is None else f"?since={version}&wait=30"
+                _, mine = await feed.request("GET", f"/lobby/me{query}", key)
+                version = mine["version"]
+        finally:
+            feed.close()
+
+    return [asyncio.ensure_future(present(key)) for key in keys]
 
 
 async def pair(port: int, keys: list[str], rate: float) -> tuple[list[float], float]:
@@ -378,6 +398,9 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     keys = await register(port, args.players, "p")
     (maker,) = await register(port, 1, "maker")
     print(f"{args.players} players registered")
+    keepers = await fill_lobby(port, args.open_seeks)
+    _, view = await Connection(port).request("GET", "/lobby", raw=True)
+    print(f"the lobby's view: {len(view)} bytes ({args.open_seeks} seeks opened)")
     seeks: list[str] = []  # The maker's open seeks: made and withdrawn as the changes.
     delays = await watch(port, args.watchers, args.changes, maker, seeks)
     print(
@@ -390,6 +413,8 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
         f"{percentiles(delays)} (target p99 <= 100 ms); server CPU {cpu * 1000:.1f} ms "
         f"a change ({cpu / args.watchers * 1e6:.0f} us a watcher)"
     )
+    for keeper in keepers:
+        keeper.cancel()
     if args.watch_only:
         return
     delays, seconds = await pair(port, keys, args.rate)
@@ -416,6 +441,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--watch-only", action="store_true", help="measure the delivery of changes only"
+    )
+    parser.add_argument(
+        "--open-seeks",
+        type=int,
+        default=0,
+        help="seeks open while changes are delivered (0; 200 fill the lobby's view)",
     )
     args = parser.parse_args()
     connections = 2 * (args.players + args.watchers) + 200

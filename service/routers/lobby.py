@@ -33,7 +33,7 @@ from ..lobby_schemas import (
     SeekOut,
 )
 from ..lobby_store import LOBBY_KEY, LobbyGame, Spec, player_key
-from ..lobby_stream import STREAM_HEADERS, LobbyEventStream
+from ..lobby_stream import HEARTBEAT, STREAM_HEADERS, LobbyEventStream
 from ..long_poll import Reading, wait_for_news
 from ..rate_limits import limited
 from ..schemas import error_responses, rate_limited
@@ -169,6 +169,12 @@ async def read_lobby(
     "/events",
     status_code=200,
     response_class=LobbyEventStream,
+    description=(
+        "The lobby as Server-Sent Events: an event with the whole view (as GET /lobby, its "
+        "version as the event's id) at once, then one at each change, for as long as the "
+        f"client stays; a comment every {HEARTBEAT:g} s while nothing changes. The stream "
+        "holds one of the client's waits (as a long poll) and ends when the server stops."
+    ),
     dependencies=[Depends(limited("reads"))],
     responses={
         200: {
@@ -196,10 +202,7 @@ async def read_lobby_events(
         ),
     ] = None,
 ) -> LobbyEventStream:
-    """The lobby as Server-Sent Events: an event with the whole view (as GET /lobby, its
-    version as the event's id) at once, then one at each change, for as long as the client
-    stays; a comment every 20 s while nothing changes. The stream holds one of the
-    client's waits (as a long poll) and ends when the server stops."""
+    """The lobby as Server-Sent Events, from its version now on (see the description)."""
     return LobbyEventStream(streams, client.waiting(), last_event_id)
 
 
