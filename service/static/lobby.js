@@ -14,7 +14,7 @@ import { $, announce, clearNotice, notice, setStatus, showView } from "./ui.js";
 
 const WAIT_SECONDS = 25; // one long poll's wait for the lobby's next change
 const RETRY_MOST_MS = 15000;
-const STREAM_FAILURES = 3; // the stream's errors in a row, no event between, before the long poll
+const STREAM_FAILURES = 3; // the stream's failed connections in a row before the long poll
 const FIRST_EVENT_MS = 10000; // a stream's first event comes at once, unless a proxy holds it
 
 /** @type {[string, string][]} a clock's value in the forms (M+I, Nd or none), and its words */
@@ -150,9 +150,11 @@ export class LobbyView {
       if (!signal.aborted) this.feed("/lobby", show);
     };
     const silence = setTimeout(() => heard || fallBack(), FIRST_EVENT_MS);
+    source.addEventListener("open", () => {
+      failures = 0; // connected again (a server restarted): only failures in a row count
+    });
     source.addEventListener("message", (event) => {
       heard = true;
-      failures = 0;
       show(JSON.parse(event.data));
     });
     source.addEventListener("error", () => {
