@@ -136,6 +136,7 @@ class LobbyStreams:
                 sent = latest[0]
                 await send(_body(latest[1]))
                 continue  # The feeder may have read again while the client was slow.
+            self._start_feeder()  # Again, should it have ended: only a stop ends it for good.
             wake: asyncio.Future[Wake] = loop.create_future()
             self._waiting.add(wake)
 
@@ -169,13 +170,16 @@ class LobbyStreams:
                 seen = watched.generation  # Noted before reading: no change is missed.
                 await self._read()
                 while not self.events.closing:
-                    if await self.events.changed(watched, seen, self.heartbeat):
+                    changed = await self.events.changed(watched, seen, self.heartbeat)
+                    if self.events.closing:
+                        break  # The server stops: end the streams now, without a read.
+                    if changed:
                         seen = watched.generation
                         await self._read()
                     else:
                         self._wake("beat")  # Nothing changed: no read (a wake says when).
         finally:
-            self._wake("beat")  # Stopped: each stream sees the server stopping, or restarts it.
+            self._wake("beat")  # Ended: each stream sees the server stopping, or starts another.
 
     async def _read(self) -> None:
         """Read the lobby's view; if its version moved, encode it once and wake the streams."""
