@@ -16,6 +16,7 @@ from app_client import AppClient
 from event_stream import AppStream, event_of
 from lobby_support import register
 
+from connect_four.service.errors import StorageBusyError
 from connect_four.service.lobby_stream import LobbyStreams
 from connect_four.service.main import create_app
 
@@ -115,6 +116,25 @@ def test_a_client_holds_no_more_streams_than_its_waits(bounded: AppClient) -> No
     again = AppStream(bounded, "/lobby/events")
     assert again.status == 200
     for stream in (second, other, again):
+        stream.close()
+
+
+def test_a_database_fault_at_the_start_is_a_503_and_gives_the_wait_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with AppClient(create_app(tmp_path / "games.db", max_client_waits=1)) as client:
+        lobby = client.app.state.lobby  # type: ignore[attr-defined]
+
+        def busy() -> tuple[int, bytes]:
+            raise StorageBusyError("the database is locked")
+
+        monkeypatch.setattr(lobby, "lobby_json", busy)
+        refused = AppStream(client, "/lobby/events")
+        assert refused.status == 503
+        assert b'"storage_busy"' in refused.body()
+        monkeypatch.undo()
+        stream = AppStream(client, "/lobby/events")  # The client's one wait is free again.
+        assert stream.status == 200
         stream.close()
 
 
