@@ -4,11 +4,13 @@ Starts ``python -m connect_four.service`` (SQLite, a fresh temporary file,
 access log and per-client rates off, room for every connection from
 127.0.0.1) on a free port, registers ``--players`` players, and measures:
 
-1. **Delivery of lobby changes** to ``--watchers`` clients, each holding
-   ``GET /lobby?since=V&wait=60`` on its own connection: for ``--changes``
-   changes one after the other (a seek made), the time from sending the
-   change until each watcher has the new version; median, p99 and worst
-   over every (change, watcher). The issue's target: p99 at most 100 ms.
+1. **Delivery of lobby changes** to ``--watchers`` clients, first each holding
+   ``GET /lobby?since=V&wait=60`` on its own connection (the long poll), then
+   each reading the stream ``GET /lobby/events`` (Server-Sent Events) on its
+   own: for ``--changes`` changes one after the other (a seek made or
+   withdrawn), the time from sending the change until each watcher has the
+   new version; median, p99 and worst over every (change, watcher), and the
+   server's CPU time a change. The issue's target: p99 at most 100 ms.
 2. **Quick pairing**: the players press "play someone now"
    (``POST /lobby/pair``, one pool, equal ratings) at ``--rate`` presses a
    second, spread evenly; a player left waiting holds ``GET /lobby/me``
@@ -26,6 +28,7 @@ prints the machine's load with the figures: the machine may be shared.
 
     python -m bench.lobby --players 1000 --watchers 1000 --rate 200
     python -m bench.lobby --players 200 --watchers 200 --changes 5   # quick
+    python -m bench.lobby --players 10 --watchers 1000 --watch-only   # delivery only
 """
 
 from __future__ import annotations
@@ -137,14 +140,15 @@ async def register(port: int, count: int, prefix: str) -> list[str]:
     return keys
 
 
-async def watch(port: int, watchers: int, changes: int, maker: str) -> list[float]:
+async def watch(
+    port: int, watchers: int, changes: int, maker: str, seeks: list[str]
+) -> list[float]:
     """Delivery delays of ``changes`` lobby changes to ``watchers`` waiting clients."""
     connections = [Connection(port) for _ in range(watchers)]
     _, lobby = await Connection(port).request("GET", "/lobby")
     version = lobby["version"]
     delays: list[float] = []
     maker_connection = Connection(port)
-    seeks: list[str] = []
     opening = asyncio.Semaphore(64)
 
     async def armed(connection: Connection, since: int) -> tuple[float, int]:
@@ -163,18 +167,118 @@ async def watch(port: int, watchers: int, changes: int, maker: str) -> list[floa
         waits = [asyncio.ensure_future(armed(connection, version)) for connection in connections]
         await asyncio.sleep(1.0 + watchers / 2000)  # Every watcher's request waiting.
         sent = time.perf_counter()
-        if len(seeks) == 3:
-            await maker_connection.request("DELETE", f"/lobby/seeks/{seeks.pop()}", maker)
-        else:
-            status, seek = await maker_connection.request("POST", "/lobby/seeks", maker, {})
-            assert status == 201, seek
-            seeks.append(seek["id"])
+        await change(maker_connection, maker, seeks)
         arrivals = await asyncio.gather(*waits)
         delays += [arrived - sent for arrived, _ in arrivals]
         version = max(seen for _, seen in arrivals)
     for connection in [*connections, maker_connection]:
         connection.close()
     return delays
+
+
+class StreamWatcher:
+    """One client reading ``GET /lobby/events``: the newest version it has, and when each came."""
+
+    def __init__(self) -> None:
+        self.latest = -1
+        self.arrivals: dict[int, float] = {}
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def follow(self, port: int, opened: asyncio.Semaphore) -> None:
+        """Connect, then note every event's version and arrival until the stream ends."""
+        async with opened:
+            reader, self.writer = await asyncio.open_connection("127.0.0.1", port)
+            self.writer.write(b"GET /lobby/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            head = await reader.readuntil(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200"), head
+        # Each event is one chunk of the chunked body: its size's line, then the event.
+        while size := int(await reader.readuntil(b"\r\n"), 16):
+            event = await reader.readexactly(size + 2)
+            if event.startswith(b"id: "):  # Not a heartbeat comment.
+                version = int(event[4 : event.index(b"\n")])
+                if version > self.latest:
+                    self.latest = version
+                    self.arrivals[version] = time.perf_counter()
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used so far (Linux's /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def change(connection: Connection, maker: str, seeks: list[str]) -> None:
+    """One change of the lobby: a seek made, or (three open) one withdrawn."""
+    if len(seeks) == 3:
+        await connection.request("DELETE", f"/lobby/seeks/{seeks.pop()}", maker)
+    else:
+        status, seek = await connection.request("POST", "/lobby/seeks", maker, {})
+        assert status == 201, seek
+        seeks.append(seek["id"])
+
+
+async def stream(
+    port: int, pid: int, watchers: int, changes: int, maker: str, seeks: list[str]
+) -> tuple[list[float], float]:
+    """Delivery delays of ``changes`` lobby changes to ``watchers`` streams, and the server's
+    CPU seconds a change."""
+    followers = [StreamWatcher() for _ in range(watchers)]
+    opened = asyncio.Semaphore(64)
+    reading = [asyncio.ensure_future(follower.follow(port, opened)) for follower in followers]
+    while any(follower.latest < 0 for follower in followers):  # Every first event in.
+        await asyncio.sleep(0.05)
+    maker_connection = Connection(port)
+    delays: list[float] = []
+    cpu = 0.0
+    for _ in range(changes):
+        await asyncio.sleep(0.2)  # The previous change's writes all done.
+        before = max(follower.latest for follower in followers)
+        used = cpu_seconds(pid)
+        sent = time.perf_counter()
+        await change(maker_connection, maker, seeks)
+        while any(follower.latest <= before for follower in followers):
+            await asyncio.sleep(0.002)
+        cpu += cpu_seconds(pid) - used
+        for follower in followers:
+            delays.append(
+                min(at for version, at in follower.arrivals.items() if version > before) - sent
+            )
+    for follower in followers:
+        follower.close()
+    maker_connection.close()
+    await asyncio.gather(*reading, return_exceptions=True)
+    return delays, cpu / changes
+
+
+async def fill_lobby(port: int, seeks: int) -> list[asyncio.Future[None]]:
+    """``seeks`` seeks open, three a player, each player kept present by a wait on their feed
+    (the returned tasks, to cancel at the end): a lobby whose view is large."""
+    keys = await register(port, -(-seeks // 3), "s")
+    left = seeks
+    for key in keys:
+        connection = Connection(port)
+        for _ in range(min(3, left)):
+            status, seek = await connection.request("POST", "/lobby/seeks", key, {})
+            assert status == 201, seek
+        left -= min(3, left)
+        connection.close()
+
+    async def present(key: str) -> None:
+        feed = Connection(port)
+        version = None
+        try:
+            while True:
+                query = "" if version is None else f"?since={version}&wait=30"
+                _, mine = await feed.request("GET", f"/lobby/me{query}", key)
+                version = mine["version"]
+        finally:
+            feed.close()
+
+    return [asyncio.ensure_future(present(key)) for key in keys]
 
 
 async def pair(port: int, keys: list[str], rate: float) -> tuple[list[float], float]:
@@ -290,15 +394,29 @@ async def seek_and_accept(port: int, keys: list[str], rate: float) -> tuple[list
     return delays, ended - began
 
 
-async def run(args: argparse.Namespace, port: int) -> None:
+async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     keys = await register(port, args.players, "p")
     (maker,) = await register(port, 1, "maker")
     print(f"{args.players} players registered")
-    delays = await watch(port, args.watchers, args.changes, maker)
+    keepers = await fill_lobby(port, args.open_seeks)
+    _, view = await Connection(port).request("GET", "/lobby", raw=True)
+    print(f"the lobby's view: {len(view)} bytes ({args.open_seeks} seeks opened)")
+    seeks: list[str] = []  # The maker's open seeks: made and withdrawn as the changes.
+    delays = await watch(port, args.watchers, args.changes, maker, seeks)
     print(
-        f"lobby changes to {args.watchers} watchers ({args.changes} changes): "
+        f"lobby changes to {args.watchers} watchers, long poll ({args.changes} changes): "
         f"{percentiles(delays)} (target p99 <= 100 ms)"
     )
+    delays, cpu = await stream(port, pid, args.watchers, args.changes, maker, seeks)
+    print(
+        f"lobby changes to {args.watchers} watchers, stream ({args.changes} changes): "
+        f"{percentiles(delays)} (target p99 <= 100 ms); server CPU {cpu * 1000:.1f} ms "
+        f"a change ({cpu / args.watchers * 1e6:.0f} us a watcher)"
+    )
+    for keeper in keepers:
+        keeper.cancel()
+    if args.watch_only:
+        return
     delays, seconds = await pair(port, keys, args.rate)
     pairings = len(delays)
     print(
@@ -321,6 +439,15 @@ def main() -> None:
     parser.add_argument(
         "--rate", type=float, default=200, help="presses a second (200: 100 pairings a second)"
     )
+    parser.add_argument(
+        "--watch-only", action="store_true", help="measure the delivery of changes only"
+    )
+    parser.add_argument(
+        "--open-seeks",
+        type=int,
+        default=0,
+        help="seeks open while changes are delivered (0; 200 fill the lobby's view)",
+    )
     args = parser.parse_args()
     connections = 2 * (args.players + args.watchers) + 200
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -341,7 +468,7 @@ def main() -> None:
             room,
         )
         try:
-            asyncio.run(run(args, port))
+            asyncio.run(run(args, port, process.pid))
         finally:
             process.terminate()
             process.wait(timeout=30)

@@ -21,6 +21,7 @@ from .client_limits import WaitLedger
 from .events import EventHub
 from .friends import Friends
 from .lobby import Lobby
+from .lobby_stream import LobbyStreams
 from .repository import GameStore
 from .winner_pool import AnalysisPool, ComputerPool, ReviewPool, WinnerPool
 
@@ -34,6 +35,7 @@ __all__ = [
     "FriendsDep",
     "GoneDep",
     "LobbyDep",
+    "LobbyStreamsDep",
     "StoreDep",
     "WinnerPoolDep",
     "get_analysis_pool",
@@ -43,6 +45,7 @@ __all__ = [
     "get_events",
     "get_friends",
     "get_lobby",
+    "get_lobby_streams",
     "get_store",
     "get_winner_pool",
 ]
@@ -166,3 +169,14 @@ async def get_lobby(request: Request) -> Lobby:
 
 LobbyDep = Annotated[Lobby, Depends(get_lobby)]
 """A route's parameter of this type receives the app's :class:`~connect_four.service.lobby.Lobby`."""
+
+
+async def get_lobby_streams(request: Request) -> LobbyStreams:
+    """The lobby's open event streams (:mod:`connect_four.service.lobby_stream`)."""
+    await get_lobby(request)  # The lobby re-attached to a swapped store, as for its long poll.
+    streams: LobbyStreams = request.app.state.lobby_streams
+    return streams
+
+
+LobbyStreamsDep = Annotated[LobbyStreams, Depends(get_lobby_streams)]
+"""A route's parameter of this type receives the app's :class:`~connect_four.service.lobby_stream.LobbyStreams`."""

@@ -20,7 +20,7 @@ from .events import EventHub
 from .repository import GameStore
 from .store_calls import call_store
 
-__all__ = ["Reading", "wait_for_news"]
+__all__ = ["Reading", "client_gone", "wait_for_news"]
 
 T = TypeVar("T")
 
@@ -69,7 +69,7 @@ async def wait_for_news(
                 # or until nobody is left to read it. (Watched for only now: most
                 # waits of a game being played are answered by their first read.)
                 if gone is None and receive is not None:
-                    gone = asyncio.ensure_future(_client_gone(receive))
+                    gone = asyncio.ensure_future(client_gone(receive))
                 left = deadline - loop.time()
                 if reading.again is not None:
                     left = min(left, reading.again)
@@ -88,7 +88,7 @@ async def wait_for_news(
                 gone.exception()  # Retrieved: the answer went out before it was looked at.
 
 
-async def _client_gone(receive: Receive) -> None:
+async def client_gone(receive: Receive) -> None:
     """Return once the client has gone (its connection closed): ``http.disconnect``.
 
     The request's body, if any, is read and dropped on the way: a long

@@ -26,6 +26,7 @@ from .friends import Friends
 from .guards import RequestLimits
 from .limits import BODY_TIMEOUT, CLAIM_AFTER, MAX_BODY_BYTES, MAX_CLIENT_WAITS
 from .lobby import Lobby
+from .lobby_stream import LobbyStreams
 from .move_feed import open_feed
 from .openapi import describe_limits, install_openapi
 from .rate_limits import RateLimiter, Rates
@@ -171,6 +172,7 @@ def create_app(
     app.state.waits = WaitLedger(settings.max_client_waits)
     app.state.friends = friends
     app.state.lobby = Lobby(store, events, clock=clock)
+    app.state.lobby_streams = LobbyStreams(app.state.lobby, events)
     app.state.winner_pool = winner_pool or shared_pool()
     app.state.analysis_pool = analysis_pool or shared_analysis_pool()
     app.state.computer_pool = computer_pool or shared_computer_pool()

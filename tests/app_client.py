@@ -17,6 +17,7 @@ once, so a long-polling request can wait while another thread posts. Like
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 from collections.abc import Coroutine
 from types import TracebackType
@@ -119,6 +120,10 @@ class AppClient(httpx.Client):
             base_url=base_url,
             headers={"user-agent": "testclient"},
         )
+
+    def submit(self, coroutine: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+        """Start ``coroutine`` on the app's loop; its future, for this thread to wait on."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop.loop)
 
     def __enter__(self) -> AppClient:
         try:

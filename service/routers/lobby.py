@@ -4,7 +4,9 @@ lobby games' records and the leaderboard.
 A lobby game is a drop-token game with player tokens and friends' extras:
 it is played through ``/drop_token/...`` and ``/friend_game/...`` with the
 token its ticket gives. The two feeds are long polls (``since`` and
-``wait``, as the move list's), woken across processes as moves are.
+``wait``, as the move list's), woken across processes as moves are; the
+lobby's feed is also a stream of Server-Sent Events (``/lobby/events``,
+:mod:`connect_four.service.lobby_stream`).
 """
 
 from __future__ import annotations
@@ -12,10 +14,10 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Response
+from fastapi import APIRouter, Depends, Header, Path, Query, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 
-from ..dependencies import ClientDep, EventsDep, LobbyDep, StoreDep
+from ..dependencies import ClientDep, EventsDep, LobbyDep, LobbyStreamsDep, StoreDep
 from ..limits import MAX_STORED_INTEGER, MAX_WAIT
 from ..lobby import Lobby, bearer_key
 from ..lobby_rules import new_nonce, seat_token, token_digest_of
@@ -31,6 +33,7 @@ from ..lobby_schemas import (
     SeekOut,
 )
 from ..lobby_store import LOBBY_KEY, LobbyGame, Spec, player_key
+from ..lobby_stream import HEARTBEAT, STREAM_HEADERS, LobbyEventStream
 from ..long_poll import Reading, wait_for_news
 from ..rate_limits import limited
 from ..schemas import error_responses, rate_limited
@@ -160,6 +163,47 @@ async def read_lobby(
             events, store, LOBBY_KEY, ("lobby", since), read, wait, receive=client.receive
         )
     return Response(body, media_type="application/json")
+
+
+@router.get(
+    "/events",
+    status_code=200,
+    response_class=LobbyEventStream,
+    description=(
+        "The lobby as Server-Sent Events: an event with the whole view (as GET /lobby, its "
+        "version as the event's id) at once, then one at each change, for as long as the "
+        f"client stays; a comment every {HEARTBEAT:g} s while nothing changes. The stream "
+        "holds one of the client's waits (as a long poll) and ends when the server stops."
+    ),
+    dependencies=[Depends(limited("reads"))],
+    responses={
+        200: {
+            "description": "A stream of Server-Sent Events, one a change of the lobby.",
+            "content": {
+                STREAM_HEADERS["Content-Type"]: {
+                    "schema": {"type": "string"},
+                    "example": 'id: 7\ndata: {"version":7,"seeks":[],"live":[],'
+                    '"waiting":{},"online":1}\n\n',
+                }
+            },
+        },
+        **error_responses(**_WAITS, **STORAGE_ERRORS),
+    },
+)
+async def read_lobby_events(
+    streams: LobbyStreamsDep,
+    client: ClientDep,
+    last_event_id: Annotated[
+        str | None,
+        Header(
+            alias="Last-Event-ID",
+            description="The version the client has (a browser sends its last event's id "
+            "when it reconnects): the view is not sent again until the lobby changes.",
+        ),
+    ] = None,
+) -> LobbyEventStream:
+    """The lobby as Server-Sent Events, from its version now on (see the description)."""
+    return LobbyEventStream(streams, client.waiting(), last_event_id)
 
 
 @router.get(

@@ -1,5 +1,6 @@
 // The lobby view (#lobby): open challenges, "Play someone now", my games, live games and the
-// leaderboard, each pushed by the service's long polls (GET /lobby and GET /lobby/me, `since`).
+// leaderboard, each pushed by the service: the lobby's event stream (GET /lobby/events, the long
+// poll GET /lobby if the stream fails) and the player's own long poll (GET /lobby/me, `since`).
 // Names are other people's input: they only ever reach the page as text (textContent).
 
 import { fragment } from "./address.js";
@@ -13,6 +14,8 @@ import { $, announce, clearNotice, notice, setStatus, showView } from "./ui.js";
 
 const WAIT_SECONDS = 25; // one long poll's wait for the lobby's next change
 const RETRY_MOST_MS = 15000;
+const STREAM_FAILURES = 3; // the stream's failed connections in a row before the long poll
+const FIRST_EVENT_MS = 10000; // a stream's first event comes at once, unless a proxy holds it
 
 /** @type {[string, string][]} a clock's value in the forms (M+I, Nd or none), and its words */
 const CLOCKS = [
@@ -63,7 +66,7 @@ export class LobbyView {
     setStatus("");
     this.pool = gameOf($("pair-form", HTMLFormElement)).pool;
     this.showPlayer();
-    this.feed("/lobby", (answer) => this.showLobby(answer));
+    this.followLobby();
     if (this.player) this.followMe();
     else this.leaders();
   }
@@ -124,6 +127,44 @@ export class LobbyView {
         await sleep(Math.min(1000 * 2 ** failures, RETRY_MOST_MS), signal);
       }
     }
+  }
+
+  /**
+   * Follows the lobby through its event stream; the browser reconnects by itself (sending the
+   * last event's id). Through the long poll instead when the stream fails again and again, or
+   * its first event does not come (a proxy that buffers what it passes on).
+   */
+  followLobby() {
+    const show = (/** @type {any} */ answer) => this.showLobby(answer);
+    if (typeof EventSource === "undefined") {
+      this.feed("/lobby", show);
+      return;
+    }
+    const signal = this.abort.signal;
+    const source = new EventSource("/lobby/events");
+    let failures = 0;
+    let heard = false;
+    const fallBack = () => {
+      source.close();
+      clearTimeout(silence);
+      if (!signal.aborted) this.feed("/lobby", show);
+    };
+    const silence = setTimeout(() => heard || fallBack(), FIRST_EVENT_MS);
+    source.addEventListener("open", () => {
+      failures = 0; // connected again (a server restarted): only failures in a row count
+    });
+    source.addEventListener("message", (event) => {
+      heard = true;
+      show(JSON.parse(event.data));
+    });
+    source.addEventListener("error", () => {
+      failures += 1;
+      if (source.readyState === EventSource.CLOSED || failures >= STREAM_FAILURES) fallBack();
+    });
+    signal.addEventListener("abort", () => {
+      source.close();
+      clearTimeout(silence);
+    });
   }
 
   /** The kept key is not this service's (its players were reset): the player chooses a name again. */

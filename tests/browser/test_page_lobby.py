@@ -243,11 +243,13 @@ def test_the_open_challenges_come_and_go_on_an_open_page(
     new_page: Callable[..., Page], service: str
 ) -> None:
     page = new_page()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
     enter_lobby(page, service, None)
     expect(page.locator("#seeks-empty")).to_be_visible()
     hal = register(service, "hal", bot=True)
     seek = open_seek(service, hal, rows=7, columns=8, colour="X", rated=False)
-    # Pushed by the lobby's long poll: no reload, no button.
+    # Pushed by the lobby's event stream: no reload, no button, no long poll.
     expect(page.locator("#seeks li")).to_have_count(1)
     expect(page.locator("#seeks li")).to_contain_text("hal 1500 · bot")
     expect(page.locator("#seeks li")).to_contain_text("7 × 8, untimed, casual, colour X")
@@ -256,6 +258,24 @@ def test_the_open_challenges_come_and_go_on_an_open_page(
     assert answer.status_code == 204, answer.text
     expect(page.locator("#seeks li")).to_have_count(0)
     expect(page.locator("#seeks-empty")).to_be_visible()
+    assert f"{service}/lobby/events" in asked
+    assert not [url for url in asked if url.startswith(f"{service}/lobby?")], asked
+
+
+def test_the_page_follows_the_lobby_by_long_poll_when_the_stream_fails(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    page = new_page()
+    # What a proxy that mangles the stream might answer: not an event stream.
+    page.route("**/lobby/events", lambda route: route.fulfill(status=502, body="Bad Gateway"))
+    enter_lobby(page, service, None)
+    expect(page.locator("#seeks-empty")).to_be_visible()
+    ike = register(service, "ike", bot=True)
+    seek = open_seek(service, ike, rows=7, columns=8, colour="O", rated=False)
+    expect(page.locator("#seeks li").filter(has_text="ike")).to_have_count(1)
+    answer = HTTP.delete(f"{service}/lobby/seeks/{seek['id']}", headers=bearer(ike), timeout=30)
+    assert answer.status_code == 204, answer.text
+    expect(page.locator("#seeks li").filter(has_text="ike")).to_have_count(0)
 
 
 def test_a_name_taken_is_said_and_another_can_be_chosen(

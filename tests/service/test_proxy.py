@@ -8,7 +8,8 @@ game (its requests spread over both processes), a long wait that a move
 made through the other process ends, the page ``/``, the client's own
 address in the services' access log, and its rate counted once for both
 processes (``--rate-store database``), and its waits bounded over both
-processes by the proxy (``limit_conn``). Without nginx these tests skip on a
+processes by the proxy (``limit_conn``), and the lobby's event stream
+passed on event by event (``X-Accel-Buffering: no``). Without nginx these tests skip on a
 developer's machine and fail on CI (``CI=true``).
 """
 
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
+from event_stream import SocketStream, event_of
 
 from bench.nginx_proxy import TOO_MANY_REQUESTS, Proxy, ProxyUnavailable, start_proxy
 from bench.postgres_cluster import Cluster
@@ -171,6 +173,27 @@ def test_a_long_wait_through_the_proxy_ends_with_a_move_made_through_the_other_p
     # from the database's notice, not from its own store.
     first, second = proxied.logs()
     assert len(served(first, path)) == 1 and len(served(second, path)) == 1
+
+
+def test_the_lobby_s_events_pass_through_the_proxy_as_they_come(proxied: Proxied) -> None:
+    stream = SocketStream(proxied.proxy.url, "/lobby/events", source=CLIENT)
+    try:
+        assert stream.status == 200
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        version, _ = event_of(stream.read())
+        player = HTTP.post(f"{proxied.first.url}/players", json={"name": "ann"}, timeout=30)
+        key = player.json()["key"]
+        seek = HTTP.post(
+            f"{proxied.second.url}/lobby/seeks",
+            json={},
+            headers={"Authorization": f"Bearer {key}"},
+            timeout=30,
+        ).json()
+        # Buffered by nginx, the event would wait for more bytes (or the stream's end).
+        later, view = event_of(stream.read())
+        assert later > version and [listed["id"] for listed in view["seeks"]] == [seek["id"]]
+    finally:
+        stream.close()
 
 
 def test_the_page_through_the_proxy(proxied: Proxied) -> None:
