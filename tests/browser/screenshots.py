@@ -20,7 +20,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from browser.browser_support import discs, drop, wait_for_discs, wait_for_more_discs
-from browser.chromium import CHROMIUM, CHROMIUM_ARGUMENTS
+from browser.chromium import launch
 from server_support import REPOSITORY, Server
 
 SHOTS = REPOSITORY / "docs" / "screenshots"
@@ -181,7 +181,7 @@ def real_service(db: Path) -> Iterator[str]:
 def main() -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGUMENTS)
+        browser = launch(driver)
         with real_service(Path(folder) / "games.db") as url:
             renders = [
                 first_render(browser, url, "#computer=3&r=6&c=7&you=0&moves=3,3") for _ in range(5)
