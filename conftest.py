@@ -18,16 +18,8 @@ from slow_support import starts_processes, unmarked_process_users
 
 from browser.chromium import chromium_header
 
-# The suite starts hundreds of interpreters (games through a pipe, servers,
-# terminals) and pytest rewrites every test module: with bytecode writing
-# off (PYTHONDONTWRITEBYTECODE, set on some machines) each of them compiled
-# the project's sources again (with a table leak fixed the same day, the
-# suite's system CPU fell from 55 s to 23 s). The cache goes to the
-# __pycache__ folders .gitignore already leaves out, and writing it changes
-# nothing that runs; the xdist workers and every program the tests start
-# inherit the setting.
-os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-sys.dont_write_bytecode = False
+# Bytecode caching is on from before the plugins load: tests/bytecode_on.py
+# (pyproject.toml's addopts load it).
 
 
 # Temporary files (each test's SQLite games, the PostgreSQL clusters, the

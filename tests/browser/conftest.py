@@ -32,7 +32,7 @@ from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwrig
 from slow_support import starts_processes
 
 from browser.browser_support import own_service
-from browser.chromium import CHROMIUM, CHROMIUM_ARGUMENTS
+from browser.chromium import CHROMIUM, launch
 from browser.context_pool import ContextPool, lent_pages
 
 WAIT_MS = 20_000
@@ -60,7 +60,7 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
         pytest.fail(
             f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)", pytrace=False
         )
-    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGUMENTS)
+    browser = launch(playwright)
     yield browser
     browser.close()
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from browser.browser_support import AppServer, discs, drop, wait_for_discs, wait_for_more_discs
-from browser.chromium import CHROMIUM, CHROMIUM_ARGUMENTS
+from browser.chromium import launch
 from connect_four.service.main import create_app
 from fake_clock import FakeClock
 from server_support import HTTP, REPOSITORY, Server
@@ -328,7 +328,7 @@ def real_service(db: Path) -> Iterator[str]:
 def main() -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGUMENTS)
+        browser = launch(driver)
         if sys.argv[1:] == ["--lobby"]:  # the lobby's screens alone
             with real_service(Path(folder) / "games.db") as url:
                 shoot_the_lobby(browser, url)

@@ -1,7 +1,9 @@
-"""The report's header names the chromium the browser tests drive, and never fails."""
+"""The report's header names the chromium the browser tests drive (never failing); its launcher."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -25,3 +27,24 @@ def test_a_missing_or_broken_chromium_is_said_not_raised(
     path = Path(executable) if executable.startswith("/") else tmp_path / executable
     monkeypatch.setattr(chromium, "CHROMIUM", path)
     assert chromium.chromium_header().startswith(f"chromium: {path} {said}")
+
+
+def test_the_launcher_merges_every_list_of_disabled_features_into_one(tmp_path: Path) -> None:
+    fake = tmp_path / "chromium"
+    fake.write_text('#!/bin/sh\nfor argument do echo "[$argument]"; done\n')
+    fake.chmod(0o755)
+    given = ["--a", "--disable-features=X,Y", "b c", "--disable-features=Z", "", "--z"]
+    started = subprocess.run(
+        [str(chromium.LAUNCHER), *given],
+        env={**os.environ, "CONNECT_FOUR_CHROMIUM": str(fake)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert started.stdout.splitlines() == [
+        "[--disable-features=X,Y,Z]",
+        "[--a]",
+        "[b c]",
+        "[]",
+        "[--z]",
+    ]

@@ -2,8 +2,8 @@
 
 Every test that touches stored games runs twice, through the one
 parametrised fixture :func:`database`: on a new SQLite file, and on a new
-PostgreSQL database of a throw-away cluster (``bench/postgres_cluster.py``)
-started once per session.
+schema of a PostgreSQL database of a throw-away cluster
+(``bench/postgres_cluster.py``) started once per session.
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ def _shared_cluster(folder: Path) -> Iterator[Cluster]:
     try:
         yield cluster
     finally:
+        cluster.disconnect()
         with _locked(folder) as record:
             known = json.loads(record.read_text())
             if known["users"] == 1:
@@ -115,11 +116,17 @@ def own_postgres_cluster() -> Iterator[Cluster]:
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
-    """A new, empty database of each kind: an SQLite file in tmp_path, a PostgreSQL database."""
+    """A new, empty database of each kind: an SQLite file in tmp_path, a PostgreSQL schema.
+
+    The PostgreSQL one is a schema no earlier test had, the only one its URL
+    lets a connection see (``Cluster.new_schema``), in this worker's
+    database: nothing of another test's can be found there, by
+    construction, and nothing needs emptying.
+    """
     if request.param == "sqlite":
         return tmp_path / "games.db"
     cluster: Cluster = request.getfixturevalue("postgres_cluster")
-    return cluster.empty_database(f"games_{WORKER}")
+    return cluster.new_schema(f"games_{WORKER}")
 
 
 @pytest.fixture(scope="session")
@@ -173,8 +180,8 @@ def start_server(database: Database) -> Iterator[Callable[..., Server]]:
 
     yield start
     # All told at once, the SQLite ones (each test's own file) waited for at
-    # the session's end (server_support.stop_later); a PostgreSQL database's
-    # name is the next test's too, so those servers end before the test does.
+    # the session's end (server_support.stop_later); those on PostgreSQL end
+    # before the test does, while the session's cluster surely still runs.
     for server in servers:
         if isinstance(server.db, Path):
             stop_later(server)

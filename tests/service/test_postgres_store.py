@@ -9,6 +9,7 @@ databases.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import threading
@@ -187,3 +188,19 @@ def test_a_database_from_a_newer_service_is_refused(database: str | Path) -> Non
     set_schema_version(database, 99)
     with pytest.raises(StorageError, match="schema version 99, newer than"):
         open_store(database)
+
+
+def test_a_tests_new_schema_shows_nothing_made_through_another(postgres_cluster: Cluster) -> None:
+    """The ``database`` fixture's PostgreSQL stores are apart by construction (Cluster.new_schema)."""
+    import psycopg
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    first, second = (postgres_cluster.new_schema(f"schemas_{worker}") for _ in range(2))
+    open_store(first).close()  # the service's tables, in the first schema
+    with psycopg.connect(first) as connection:
+        assert connection.execute("SELECT to_regclass('games')").fetchone() != (None,)
+    with psycopg.connect(second) as connection:
+        assert connection.execute("SELECT to_regclass('games')").fetchone() == (None,)
+        assert connection.execute(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"
+        ).fetchone() == (0,)
