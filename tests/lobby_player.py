@@ -127,10 +127,13 @@ def play_out(base: str, ticket: dict[str, Any], choose: Chooser) -> dict[str, An
     url = f"{base}/drop_token/{game_id}"
     deadline = time.monotonic() + DEADLINE
     while time.monotonic() < deadline:
+        # The moves first, then the state: a game still in progress after the moves were
+        # read was in progress when they were, so a count saying it is our turn holds (the
+        # other order let the opponent's winning move in between: a move after the end).
+        moves = column_moves(base, game_id)
         state = HTTP.get(url, timeout=30).json()
         if state["state"] == "DONE":
             return dict(state)
-        moves = column_moves(base, game_id)
         if any(move["type"] != "MOVE" for move in moves):
             continue  # a quit: the state says DONE at the next read
         if len(moves) % 2 == side:
