@@ -46,6 +46,7 @@ from .errors import (
     shown,
 )
 from .lobby_rules import Rating
+from .names import name_problem
 from .records import ClockSetting, GameRecord, drop_token_rules, new_game_id
 
 __all__ = [
@@ -327,6 +328,8 @@ class LobbyTables:
         Raises:
             LobbyPlayerNotFoundError: no player has this name (case-folded).
         """
+        if name_problem(name) is not None:  # No player's (a NUL would be PostgreSQL's error).
+            raise LobbyPlayerNotFoundError(f"no player is named {shown(name)}")
         with self._transaction() as connection:
             row = connection.execute(
                 "SELECT name, bot FROM players WHERE folded = ?", (lobby.folded(name),)

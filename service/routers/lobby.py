@@ -12,6 +12,7 @@ lobby's feed is also a stream of Server-Sent Events (``/lobby/events``,
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Response
@@ -121,6 +122,22 @@ def _json(data: Any) -> bytes:
 
 
 # --- The lobby's feed -----------------------------------------------------------
+async def _answer(
+    store: StoreDep,
+    events: EventsDep,
+    client: ClientDep,
+    watched: str,
+    seen: object,
+    read: Callable[[], Reading[bytes]],
+    wait: float | None,
+) -> Response:
+    """A feed's answer: ``read`` at once without ``wait``, else a long poll on ``watched``
+    holding one of the client's waits."""
+    if wait is None:
+        return Response((await call_store(store, read)).answer, media_type="application/json")
+    with client.waiting():
+        body = await wait_for_news(events, store, watched, seen, read, wait, receive=client.receive)
+    return Response(body, media_type="application/json")
 
 
 @router.get(
@@ -156,13 +173,7 @@ async def read_lobby(
         version, body = lobby.lobby_json()
         return Reading(body, news=since is None or version != since)
 
-    if wait is None:
-        return Response((await call_store(store, read)).answer, media_type="application/json")
-    with client.waiting():
-        body = await wait_for_news(
-            events, store, LOBBY_KEY, ("lobby", since), read, wait, receive=client.receive
-        )
-    return Response(body, media_type="application/json")
+    return await _answer(store, events, client, LOBBY_KEY, ("lobby", since), read, wait)
 
 
 @router.get(
@@ -242,13 +253,7 @@ async def read_my_lobby(
                 game["token"] = seat_token(key, nonce)
         return Reading(_json(view), news=since is None or view["version"] != since)
 
-    if wait is None:
-        return Response((await call_store(store, read)).answer, media_type="application/json")
-    with client.waiting():
-        body = await wait_for_news(
-            events, store, player_key(name), ("me", since), read, wait, receive=client.receive
-        )
-    return Response(body, media_type="application/json")
+    return await _answer(store, events, client, player_key(name), ("me", since), read, wait)
 
 
 # --- Seeks ------------------------------------------------------------------------
