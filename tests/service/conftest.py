@@ -26,6 +26,7 @@ from slow_support import starts_processes
 from bench.postgres_cluster import Cluster, ClusterUnavailable, start_cluster
 from connect_four.service import store_calls
 from connect_four.service.main import create_app
+from fake_clock import FakeClock
 from server_support import REPOSITORY, Database, Server, stop_later
 
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
@@ -233,3 +234,9 @@ def threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(store_calls, "run_in_threadpool", counted)
     return made
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """The service's clock for a test's app (games between friends, the lobby), moved by the test."""
+    return FakeClock()

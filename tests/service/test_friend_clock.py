@@ -12,11 +12,6 @@ from server_support import Database
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 def client(database: Database, clock: FakeClock) -> Iterator[AppClient]:
     with friend_app(database, clock) as test_client:
         yield test_client

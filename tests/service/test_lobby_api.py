@@ -26,11 +26,6 @@ from server_support import Database
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 def lobby_client(database: Database, clock: FakeClock) -> Iterator[AppClient]:
     with AppClient(create_app(database, clock=clock)) as client:
         yield client

@@ -26,11 +26,6 @@ CLAIM_AFTER = 60.0
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 def lobby_client(database: Database, clock: FakeClock) -> Iterator[AppClient]:
     app = create_app(database, clock=clock, claim_after=CLAIM_AFTER)
     with AppClient(app) as client:
