@@ -122,6 +122,16 @@ def _json(data: Any) -> bytes:
 
 
 # --- The lobby's feed -----------------------------------------------------------
+
+_FEED_ERRORS = {
+    "e400": f"Malformed request: since (0 or more), wait (above 0, at most {MAX_WAIT:g}).",
+    **KEY_ERRORS,
+    **_WAITS,
+    **STORAGE_ERRORS,
+}
+"""The errors the lobby's two feeds share (GET /lobby and GET /lobby/me)."""
+
+
 async def _answer(
     store: StoreDep,
     events: EventsDep,
@@ -144,12 +154,7 @@ async def _answer(
     "",
     response_model=LobbyOut,
     dependencies=[Depends(limited("reads"))],
-    responses=error_responses(
-        e400=f"Malformed request: since (0 or more), wait (above 0, at most {MAX_WAIT:g}).",
-        **KEY_ERRORS,
-        **_WAITS,
-        **STORAGE_ERRORS,
-    ),
+    responses=error_responses(**_FEED_ERRORS),
 )
 async def read_lobby(
     store: StoreDep,
@@ -221,12 +226,7 @@ async def read_lobby_events(
     "/me",
     response_model=MyLobbyOut,
     dependencies=[Depends(limited("reads"))],
-    responses=error_responses(
-        e400=f"Malformed request: since (0 or more), wait (above 0, at most {MAX_WAIT:g}).",
-        **KEY_ERRORS,
-        **_WAITS,
-        **STORAGE_ERRORS,
-    ),
+    responses=error_responses(**_FEED_ERRORS),
 )
 async def read_my_lobby(
     store: StoreDep,
