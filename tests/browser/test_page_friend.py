@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from browser.browser_support import XSS_NAMES, drop, no_markup_from_names, status, wait_for_discs
 from connect_four.service.limits import MAX_NAME_LENGTH
@@ -227,6 +228,20 @@ def test_a_refused_or_unsent_move_is_said_with_a_way_on(
     expect(status(page)).to_contain_text("Your turn")
 
 
+def moves_fail_from(first: int) -> Callable[[Route], None]:
+    """A route for the move list's requests: those asking from move ``first`` on fail, the
+    earlier ones go through (the move before it reaches the page whenever it asks)."""
+
+    def handle(route: Route) -> None:
+        start = parse_qs(urlsplit(route.request.url).query).get("start", ["0"])[0]
+        if int(start) >= first:
+            route.abort()
+        else:
+            route.continue_()
+
+    return handle
+
+
 def test_an_outage_keeps_the_moves_notice_and_ends_soon_after_the_service_is_back(
     new_page: Callable[..., Page], service: str
 ) -> None:
@@ -239,9 +254,9 @@ def test_an_outage_keeps_the_moves_notice_and_ends_soon_after_the_service_is_bac
         wait_for_discs(ann, 1)
         ann.clock.pause_at(ann.evaluate("Date.now()") / 1000 + 1)
         moves, own_move = re.compile(r"/moves\?"), "**/drop_token/*/ann"
-        ann.route(moves, lambda route: route.abort())
+        ann.route(moves, moves_fail_from(2))
         ann.route(own_move, lambda route: route.abort())
-        # bob's move answers the request already waiting; the next one fails.
+        # bob's move (number 1) reaches the page, in flight or asked for; the next ask fails.
         with ann.expect_event("requestfailed"):
             answer = HTTP.post(
                 f"{service}/drop_token/{fragment['game']}/bob",
@@ -269,7 +284,7 @@ def test_an_outage_keeps_the_moves_notice_and_ends_soon_after_the_service_is_bac
         wait_for_discs(ann, 3)
         expect(ann.locator("#notice")).to_be_hidden()
         # The network back (the browser's "online") ends a pause at once.
-        ann.route(moves, lambda route: route.abort())
+        ann.route(moves, moves_fail_from(4))
         with ann.expect_event("requestfailed"):
             answer = HTTP.post(
                 f"{service}/drop_token/{fragment['game']}/bob",
