@@ -24,9 +24,12 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 import httpx
+import route_memo
 from starlette.types import ASGIApp, Message
 
 T = TypeVar("T")
+
+route_memo.install()  # the apps these clients serve share their routes' models
 
 
 class LifespanFailed(RuntimeError):

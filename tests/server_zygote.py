@@ -383,10 +383,31 @@ def _close_all_but(keep: set[int]) -> None:
         os.set_inheritable(fd, True)
 
 
+def _warm_routes() -> None:
+    """Build the app's routes' models once here, so that no forked server builds them again."""
+    import importlib.util
+    import tempfile
+
+    from connect_four.service.main import create_app
+
+    # By its path: the zygote's sys.path is a server's, without tests/.
+    spec = importlib.util.spec_from_file_location(
+        "route_memo", Path(__file__).with_name("route_memo.py")
+    )
+    assert spec is not None and spec.loader is not None
+    route_memo = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(route_memo)
+    if route_memo.install():
+        with tempfile.TemporaryDirectory() as folder:
+            route_memo.warm(create_app(Path(folder) / "warm.db"))
+
+
 if __name__ == "__main__":
     # As ``python -m`` has it: the working folder first on the path, not tests/.
     sys.path[0] = os.getcwd()
     import connect_four.service.serving  # noqa: F401  (what every server imports, once)
+
+    _warm_routes()
 
     # Frozen before any fork: a child's settle_memory() then collects only what
     # the child made, not all the zygote imported (a server's CPU: 75 ms -> 53 ms).
