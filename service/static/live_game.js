@@ -84,7 +84,7 @@ export class LiveGame extends PlayedGame {
         request("GET", `${gamePath(gameId)}/moves`, { signal }),
       ]);
       this.names = state.players;
-      const board = new Board(state.rows, state.columns);
+      const board = new Board(state.rows, state.columns, state.connect);
       this.board = board;
       this.side = this.me === null ? -1 : this.names.indexOf(this.me);
       if (this.me !== null && this.side < 0) {
@@ -272,7 +272,7 @@ export class LiveGame extends PlayedGame {
     this.moves?.abort();
     try {
       const list = await request("GET", `${gamePath(gameId)}/moves`, { signal: this.abort.signal });
-      this.board = new Board(this.board.rows, this.board.columns);
+      this.board = new Board(this.board.rows, this.board.columns, this.board.connect);
       this.ended = null;
       this.news = "";
       this.apply(list.moves, 0, false);
