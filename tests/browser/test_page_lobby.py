@@ -336,3 +336,7 @@ def test_a_connect_3_challenge_from_the_page_is_won_and_shown_by_its_three(
     drop(page, 0)  # The third of column 0: three in a row win this game.
     expect(status(page)).to_have_text("Game over: you win!")
     expect(page.locator("#board .cell.win")).to_have_count(3)
+    # Its review on the analysis board replays it with its chain too.
+    page.get_by_role("button", name="Review move by move").click()
+    expect(page.locator("#title")).to_contain_text("4 rows × 5 columns, 3 in a row")
+    expect(page.locator("#board .cell.win")).to_have_count(3)
