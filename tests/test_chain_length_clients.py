@@ -13,10 +13,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_connect_lobby import Opponent, run_lobby
 
+from connect_four.terminal.network import DropTokenClient
 from connect_support import CONNECT, ROOT
 from lobby_player import (
     DEADLINE,
@@ -77,6 +79,30 @@ def test_a_join_reads_the_games_chain_from_the_service(tmp_path: Path) -> None:
         # ann's fourth stone in column 0 and bob's in column 1 end nothing: the fifth wins.
         assert [move["column"] for move in column_moves(base, game_id)] == [0, 1] * 4 + [0]
         assert "ann (X) wins." in shown.stdout, shown.stdout[-400:]
+
+
+class _Recording(DropTokenClient):
+    """The terminal's client, keeping the body of each request it sends."""
+
+    def __init__(self, base: str) -> None:
+        super().__init__(base)
+        self.sent: list[object] = []
+
+    def _request(self, method: str, path: str, **options: Any) -> Any:
+        self.sent.append(options.get("body"))
+        return super()._request(method, path, **options)
+
+
+def test_the_terminals_client_asks_for_a_chain_only_when_it_is_not_four(tmp_path: Path) -> None:
+    with lobby_service(tmp_path) as base:
+        client = _Recording(base)
+        five = client.create_game(["ann", "bob"], 6, 7, None, 5)
+        four = client.create_game(["ann", "bob"], 6, 7)  # the seed's body, byte for byte
+        assert client.sent == [
+            {"players": ["ann", "bob"], "rows": 6, "columns": 7, "tokens": True, "connect": 5},
+            {"players": ["ann", "bob"], "rows": 6, "columns": 7, "tokens": True},
+        ]
+        assert [client.read_game(game.game_id).connect for game in (five, four)] == [5, 4]
 
 
 def test_the_joiner_s_connect_other_than_the_games_is_refused(tmp_path: Path) -> None:
