@@ -41,8 +41,10 @@ def test_a_connect_5_lobby_game_goes_on_past_four_and_is_won_by_five(
     ann, bob = register(client, "ann"), register(client, "bob")
     seek = ann.seek(rows=7, columns=8, connect=5, colour="X")
     assert (seek["connect"], seek["pool"]) == (5, "7x8c5 untimed")
-    game_id, tokens = game_between(ann, bob, rows=7, columns=8, connect=5, colour="X")
-    assert bob.ticket(game_id)["connect"] == 5
+    ticket = bob.accept(seek["id"])
+    assert (ticket["connect"], ticket["pool"]) == (5, "7x8c5 untimed")
+    game_id = ticket["gameId"]
+    tokens = {"bob": ticket["token"], "ann": ann.ticket(game_id)["token"]}
     # Four of ann's down column 0 and four of bob's down column 1: nobody has won.
     for _ in range(4):
         for player, column in ((ann, 0), (bob, 1)):
@@ -85,10 +87,7 @@ def test_connect_3_is_paired_on_a_4x4_board_and_won_by_three(client: AppClient) 
     assert (ticket["connect"], ticket["pool"]) == (3, "4x4c3 untimed")
     game_id = ticket["gameId"]
     tokens = {"bob": ticket["token"], "ann": ann.ticket(game_id)["token"]}
-    x, o = (
-        (ann if ticket["players"][0] == "ann" else bob),
-        (bob if ticket["players"][0] == "ann" else ann),
-    )
+    x, o = (ann, bob) if ticket["players"][0] == "ann" else (bob, ann)
     for player, column in ((x, 0), (o, 1), (x, 0), (o, 1)):
         assert player.move(game_id, column, tokens[player.name]).status_code == 200
     assert _state(client, game_id)["state"] == "IN_PROGRESS"
