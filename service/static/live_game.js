@@ -101,7 +101,7 @@ export class LiveGame extends PlayedGame {
         this.token = choice.token;
         if (!choice.plays) this.side = -1;
       }
-      playersHeading(this.names, this.side);
+      playersHeading(this.names, this.side, board.connect);
       this.showRatings(gameId);
       this.showInvite(gameId);
       this.draw();
@@ -128,7 +128,7 @@ export class LiveGame extends PlayedGame {
       const record = await request("GET", `/lobby/games/${encodeURIComponent(gameId)}`, { signal: this.abort.signal });
       const ratings = record.ratings.before;
       const named = this.names.map((name, index) => `${name} (${Math.round(ratings[index].rating)})`);
-      playersHeading(named, this.side);
+      playersHeading(named, this.side, this.board?.connect);
     } catch {
       // not a lobby game, or no answer: the names alone
     }

@@ -326,6 +326,7 @@ def test_a_connect_3_challenge_from_the_page_is_won_and_shown_by_its_three(
         f"{service}/lobby/seeks/{listed['id']}/accept", json={}, headers=bearer(jon), timeout=30
     ).json()
     in_game(page)
+    expect(page.locator("#title")).to_contain_text("iris (1500) against jon (1500), 3 in a row")
     game = f"{service}/drop_token/{ticket['gameId']}/jon"
     for number in range(2):
         drop(page, 0)
