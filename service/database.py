@@ -17,9 +17,11 @@ from .errors import StorageError
 __all__ = [
     "BUSY_TIMEOUT",
     "FRIEND_GAMES",
+    "INSERT_GAME",
     "Connection",
     "Cursor",
     "Migration",
+    "chain_length_column",
     "friend_games_table",
     "pending_migrations",
 ]
@@ -74,3 +76,18 @@ FRIEND_GAMES = """CREATE TABLE IF NOT EXISTS friend_games (
 def friend_games_table(connection: Connection) -> None:
     """Schema step 2, alike in both databases: the table of friends' games' extras."""
     connection.execute(FRIEND_GAMES)
+
+
+def chain_length_column(connection: Connection) -> None:
+    """Schema step 6, alike in both databases: the chain that wins each game (issue 36).
+
+    The games stored before were all four in a row: their rows read 4.
+    """
+    connection.execute("ALTER TABLE games ADD COLUMN chain_length INTEGER NOT NULL DEFAULT 4")
+
+
+INSERT_GAME = (
+    "INSERT INTO games (game_id, players, board_rows, board_columns, tokens, chain_length)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+)
+"""How every path stores a new game's row (the values of ``GameStore._game_row``)."""

@@ -18,7 +18,7 @@ from connect_four.engine import Game
 
 from . import friend_rules as rules
 from .cache import CachedGame
-from .database import Connection
+from .database import INSERT_GAME, Connection
 from .records import GameRecord, new_game_id
 
 __all__ = ["Change", "FriendExtras", "Unchanged"]
@@ -202,17 +202,15 @@ class FriendExtras:
     ) -> str:
         """Store a rematch of ``record``'s game, colours swapped, with ``extras``; its id.
 
-        Same board and token digests (each player keeps their token), inside
+        Same board, chain and token digests (each player keeps their token), inside
         :meth:`change_extras`.
         """
         game_id = new_game_id()
         digests = None if record.token_digests is None else record.token_digests[::-1]
-        rematch = GameRecord(game_id, record.players[::-1], record.rows, record.columns, digests)
-        connection.execute(
-            "INSERT INTO games (game_id, players, board_rows, board_columns, tokens)"
-            " VALUES (?, ?, ?, ?, ?)",
-            self._game_row(rematch),
+        rematch = GameRecord(
+            game_id, record.players[::-1], record.rows, record.columns, digests, record.connect
         )
+        connection.execute(INSERT_GAME, self._game_row(rematch))
         connection.execute(
             "INSERT INTO friend_games (game_id, state) VALUES (?, ?)", (game_id, rules.dump(extras))
         )

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_
 
 from .limits import MAX_SIZE
 from .names import name_problem
-from .schemas import ClockIn, PlayerName
+from .schemas import ChainLength, ClockIn, PlayerName
 
 __all__ = [
     "GameRecordOut",
@@ -28,9 +28,6 @@ __all__ = [
     "SeekIn",
     "SeekOut",
 ]
-
-CONNECT = 4
-"""The chain length of every lobby game: a lobby game is a drop-token game (four in a row)."""
 
 
 class _Input(BaseModel):
@@ -80,12 +77,7 @@ class PlayerOut(BaseModel):
 class _Board(_Input):
     rows: StrictInt = Field(default=6, ge=1, le=MAX_SIZE, description=f"1 to {MAX_SIZE}.")
     columns: StrictInt = Field(default=7, ge=1, le=MAX_SIZE, description=f"1 to {MAX_SIZE}.")
-    connect: StrictInt = Field(
-        default=CONNECT,
-        ge=CONNECT,
-        le=CONNECT,
-        description="The chain that wins: 4 (a lobby game is a drop-token game).",
-    )
+    connect: ChainLength = 4
     clock: ClockIn | None = Field(default=None, description="None: untimed.")
     rated: StrictBool = True
 

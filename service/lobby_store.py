@@ -34,7 +34,7 @@ from connect_four.engine import Game
 
 from . import friend_rules as rules
 from . import lobby_rules as lobby
-from .database import Connection
+from .database import INSERT_GAME, Connection
 from .errors import (
     KeyRejectedError,
     LobbyPlayerNotFoundError,
@@ -47,7 +47,7 @@ from .errors import (
 )
 from .lobby_rules import Rating
 from .names import name_problem
-from .records import ClockSetting, GameRecord, drop_token_rules, new_game_id
+from .records import ClockSetting, GameRecord, new_game_id, new_game_rules
 
 __all__ = [
     "LOBBY_KEY",
@@ -162,12 +162,13 @@ class Spec:
         return ClockSetting(float(self.clock["minutes"]) * 60, float(self.clock["increment"]))
 
     def check(self) -> None:
-        """Let the engine refuse a board it cannot play, before anything is stored.
+        """Let the engine refuse a board or a chain it cannot play, before anything is stored.
 
         Raises:
-            RulesError: the engine refuses the board.
+            RulesError: the engine refuses the board, or the chain (shorter than 3, or
+                longer than the board's longer side: see :func:`~records.new_game_rules`).
         """
-        Game(drop_token_rules(self.rows, self.columns), players=2)
+        Game(new_game_rules(self.rows, self.columns, self.connect), players=2)
 
     @property
     def pool(self) -> str:
@@ -449,13 +450,11 @@ class LobbyTables:
         """Store a lobby game of ``seats`` (name, nonce, token digest; X first), in the transaction."""
         game_id = new_game_id()
         names = (seats[0][0], seats[1][0])
-        record = GameRecord(game_id, names, spec.rows, spec.columns, (seats[0][2], seats[1][2]))
-        record.new_game()  # The engine refuses a board it cannot play before anything is stored.
-        connection.execute(
-            "INSERT INTO games (game_id, players, board_rows, board_columns, tokens)"
-            " VALUES (?, ?, ?, ?, ?)",
-            self._game_row(record),
+        record = GameRecord(
+            game_id, names, spec.rows, spec.columns, (seats[0][2], seats[1][2]), spec.connect
         )
+        spec.check()  # The engine refuses a board it cannot play before anything is stored.
+        connection.execute(INSERT_GAME, self._game_row(record))
         # Always extras: every move of a lobby game then takes the store's full call,
         # where its end is seen (lobby_game_ended).
         connection.execute(

@@ -47,7 +47,15 @@ from psycopg_pool import ConnectionPool
 from connect_four.engine import Game, Outcome
 
 from .cache import CACHE_WEIGHT
-from .database import BUSY_TIMEOUT, Connection, Cursor, friend_games_table, pending_migrations
+from .database import (
+    BUSY_TIMEOUT,
+    INSERT_GAME,
+    Connection,
+    Cursor,
+    chain_length_column,
+    friend_games_table,
+    pending_migrations,
+)
 from .errors import (
     StorageBusyError,
     StorageCommitLostError,
@@ -60,7 +68,7 @@ from .lobby_store import lobby_tables
 from .loop_connections import ConnectionBroken, LoopConnections, Row
 from .presence_rows import friend_presence_table
 from .rate_counts import ADD_HITS, RATE_TABLE_POSTGRES, READ_WINDOWS, rate_windows
-from .records import ClockSetting, CreatedGame, GameRecord, check_game_id
+from .records import CONNECT, ClockSetting, CreatedGame, GameRecord, check_game_id
 from .redaction import redacted, scrub
 from .repository import Apply, Database, GameStatus, GameStore, WouldWaitError, quit_move
 
@@ -118,6 +126,7 @@ _MIGRATIONS = (
     friend_games_table,
     lobby_tables("DOUBLE PRECISION"),
     friend_presence_table,
+    chain_length_column,
 )
 """Schema steps in order; a database at version n has had the first n applied."""
 
@@ -403,15 +412,14 @@ SELECT -1, NULL::integer, NULL::integer FROM stored
 UNION ALL
 SELECT move_number, player, column_number FROM moves
 WHERE game_id = $1 AND move_number >= $2::integer AND NOT EXISTS (SELECT FROM stored)""",
-        _INSERT_GAME: "INSERT INTO games (game_id, players, board_rows, board_columns, tokens)"
-        " VALUES ($1, $2, $3, $4, $5)",
+        _INSERT_GAME: _numbered(INSERT_GAME),
         _COUNT_MOVES: "SELECT max(move_number),"
         " EXISTS (SELECT FROM friend_games WHERE game_id = $1) FROM moves WHERE game_id = $1",
         _MOVES_BETWEEN: "SELECT player, column_number FROM moves WHERE game_id = $1"
         " AND move_number >= $2 AND move_number < $3 ORDER BY move_number",
         _MOVES_FROM: "SELECT move_number, player, column_number FROM moves WHERE game_id = $1"
         " AND move_number >= $2",
-        _LOAD: "SELECT g.players, g.board_rows, g.board_columns, g.tokens,"
+        _LOAD: "SELECT g.players, g.board_rows, g.board_columns, g.tokens, g.chain_length,"
         " m.move_number, m.player, m.column_number"
         " FROM games AS g LEFT JOIN moves AS m ON m.game_id = g.game_id WHERE g.game_id = $1",
         # The rate counters' two calls of every counted request (service/rate_counts.py).
@@ -486,11 +494,12 @@ WHERE game_id = $1 AND move_number >= $2::integer AND NOT EXISTS (SELECT FROM st
         columns: int,
         tokens: bool = False,
         clock: ClockSetting | None = None,
+        connect: int = CONNECT,
     ) -> CreatedGame:
         """:meth:`create_game` in one statement (a game with a clock: the full call's two)."""
         if clock is not None:
             raise WouldWaitError("a game between friends: its extras need the full call")
-        created, record = self._new_game(players, rows, columns, tokens)
+        created, record = self._new_game(players, rows, columns, tokens, connect)
         await self._query(self._INSERT_GAME, *self._game_row(record))
         self._remember_new(record)
         return created
@@ -510,11 +519,14 @@ WHERE game_id = $1 AND move_number >= $2::integer AND NOT EXISTS (SELECT FROM st
         rows = await self._query(self._LOAD, game_id)
         if not rows:
             raise WouldWaitError("no such game: the full call answers")
-        players, board_rows, board_columns, tokens = rows[0][:4]
+        players, board_rows, board_columns, tokens, connect = rows[0][:5]
         assert players is not None and board_rows is not None and board_columns is not None
-        record = self._record_of(game_id, players, int(board_rows), int(board_columns), tokens)
+        assert connect is not None
+        record = self._record_of(
+            game_id, players, int(board_rows), int(board_columns), tokens, int(connect)
+        )
         game = record.new_game()
-        moved = [row[4:] for row in rows if row[4] is not None]
+        moved = [row[5:] for row in rows if row[5] is not None]
         if moved and not self._caught_up_on_loop(game, 0, moved):
             raise WouldWaitError("moves not all visible yet")
         self._remember(record, game)

@@ -14,7 +14,8 @@ import secrets
 import uuid
 from dataclasses import dataclass
 
-from connect_four.engine import Game, Rules
+from connect_four.engine import Game, Rules, RulesError
+from connect_four.engine.validate import is_int
 
 from .errors import (
     GameNotFoundError,
@@ -26,6 +27,7 @@ from .errors import (
 
 __all__ = [
     "CONNECT",
+    "MIN_CONNECT",
     "ClockSetting",
     "GAME_ID_PATTERN",
     "CreatedGame",
@@ -34,12 +36,17 @@ __all__ = [
     "check_game_id",
     "drop_token_rules",
     "new_game_id",
+    "new_game_rules",
     "new_tokens",
     "token_digest",
 ]
 
 CONNECT = 4
-"""Four in a row wins a drop-token game, whatever the board size."""
+"""The chain that wins a drop-token game unless its creator chose another: four in a row."""
+
+MIN_CONNECT = 3
+"""The shortest chain a game may be created with: with 1 or 2 the first player always wins
+(one stone; or two, since the second player cannot block both the column and the row)."""
 
 GAME_ID_PATTERN = "^[0-9a-f]{32}$"
 """What every game id looks like: 32 lowercase hex digits (a UUID4 without dashes)."""
@@ -50,20 +57,50 @@ TOKEN_BYTES = 24
 """Random bytes in a player's token: it is written as twice as many hex digits (48)."""
 
 
-def drop_token_rules(rows: int, columns: int) -> Rules:
-    """The engine rules of a drop-token board: four in a row, any size.
+def drop_token_rules(rows: int, columns: int, connect: int = CONNECT) -> Rules:
+    """The engine rules of a stored drop-token game: its board and its chain, any size.
 
     >>> drop_token_rules(4, 4)
     Rules(rows=4, columns=4, connect=4)
     >>> drop_token_rules(2, 3).connect
     4
+    >>> drop_token_rules(7, 8, 5)
+    Rules(rows=7, columns=8, connect=5)
 
     Raises:
-        RulesError: rows or columns is not a positive integer.
+        RulesError: rows, columns or connect is not a positive integer.
     """
     # On a board too small for four in a row nobody can win: games there end
-    # in a draw, or when all but one player have quit.
-    return Rules(rows, columns, CONNECT, allow_unwinnable=True)
+    # in a draw, or when all but one player have quit (the seed's games).
+    return Rules(rows, columns, connect, allow_unwinnable=True)
+
+
+def new_game_rules(rows: int, columns: int, connect: int = CONNECT) -> Rules:
+    """The rules of a game about to be created, refused if its chain makes no game.
+
+    The chain is :data:`MIN_CONNECT` or more, and no longer than the
+    board's longer side; the seed's four in a row is kept on any board
+    (a board shorter than 4 every way can only be drawn, as the seed's).
+
+    >>> new_game_rules(4, 4, 3)
+    Rules(rows=4, columns=4, connect=3)
+    >>> new_game_rules(2, 2).connect
+    4
+    >>> new_game_rules(4, 5, 6)
+    Traceback (most recent call last):
+    ...
+    connect_four.engine.errors.RulesError: connect 6 is longer than any line of a 4 x 5 board (at most 5)
+
+    Raises:
+        RulesError: the board is refused, or the chain is shorter than
+            :data:`MIN_CONNECT` or longer than any line of the board.
+    """
+    if is_int(connect) and connect < MIN_CONNECT:
+        raise RulesError(
+            f"connect must be at least {MIN_CONNECT}, got {connect} "
+            "(with a shorter chain the first player always wins)"
+        )
+    return Rules(rows, columns, connect, allow_unwinnable=connect == CONNECT)
 
 
 def new_game_id() -> str:
@@ -103,13 +140,15 @@ def token_digest(token: str) -> str:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A stored game's row: id, player names, board size and its players' token digests."""
+    """A stored game's row: id, player names, board size, its players' token digests and
+    the chain that wins."""
 
     game_id: str
     players: tuple[str, ...]
     rows: int
     columns: int
     token_digests: tuple[str, ...] | None
+    connect: int = CONNECT
 
     def player_index(self, player_id: str) -> int:
         """The engine's number for the player called ``player_id``.
@@ -144,7 +183,9 @@ class GameRecord:
 
     def new_game(self) -> Game:
         """An engine game of this record's rules and players, with no moves yet."""
-        return Game(drop_token_rules(self.rows, self.columns), players=len(self.players))
+        return Game(
+            drop_token_rules(self.rows, self.columns, self.connect), players=len(self.players)
+        )
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ from connect_four.engine import (
 
 from . import friend_rules as rules
 from .cache import CACHE_WEIGHT, CachedGame, GameCache
-from .database import Connection
+from .database import INSERT_GAME, Connection
 from .errors import (
     BadRangeError,
     GameDoneError,
@@ -67,13 +67,14 @@ from .lobby_views import LobbyViews
 from .presence_rows import PresenceRows
 from .rate_counts import RateCounts
 from .records import (
+    CONNECT,
     ClockSetting,
     CreatedGame,
     GameRecord,
     StoredGame,
     check_game_id,
-    drop_token_rules,
     new_game_id,
+    new_game_rules,
     new_tokens,
     token_digest,
 )
@@ -170,7 +171,8 @@ class GameStore(FriendExtras, LobbyTables, LobbyViews, RateCounts, PresenceRows)
         "SELECT rowid, game_id FROM games WHERE done = 0 AND rowid > ? ORDER BY rowid LIMIT ?"
     )
     _SELECT_GAME = (
-        "SELECT g.players, g.board_rows, g.board_columns, g.tokens, f.state FROM games AS g"
+        "SELECT g.players, g.board_rows, g.board_columns, g.tokens, f.state, g.chain_length"
+        " FROM games AS g"
         " LEFT JOIN friend_games AS f ON f.game_id = g.game_id WHERE g.game_id = ?"
     )
     _SELECT_GAME_TO_WRITE = _SELECT_GAME
@@ -256,23 +258,20 @@ class GameStore(FriendExtras, LobbyTables, LobbyViews, RateCounts, PresenceRows)
         columns: int,
         tokens: bool = False,
         clock: ClockSetting | None = None,
+        connect: int = CONNECT,
     ) -> CreatedGame:
         """Store a new game with no moves; with ``tokens``, make one secret per player.
 
         Only the tokens' SHA-256 digests are stored: the tokens themselves
-        are shown once, in the answer.
+        are shown once, in the answer. ``connect`` stones in a row win.
 
         Raises:
-            RulesError: the engine refuses the board or the player count.
+            RulesError: the engine refuses the board, the chain or the player count.
             StorageError: the database cannot be written.
         """
-        created, record = self._new_game(players, rows, columns, tokens)
+        created, record = self._new_game(players, rows, columns, tokens, connect)
         with self._transaction(write=True) as connection:
-            connection.execute(
-                "INSERT INTO games (game_id, players, board_rows, board_columns, tokens)"
-                " VALUES (?, ?, ?, ?, ?)",
-                self._game_row(record),
-            )
+            connection.execute(INSERT_GAME, self._game_row(record))
             if clock is not None:
                 connection.execute(
                     "INSERT INTO friend_games (game_id, state) VALUES (?, ?)",
@@ -283,27 +282,35 @@ class GameStore(FriendExtras, LobbyTables, LobbyViews, RateCounts, PresenceRows)
 
     @staticmethod
     def _new_game(
-        players: list[str], rows: int, columns: int, tokens: bool
+        players: list[str], rows: int, columns: int, tokens: bool, connect: int = CONNECT
     ) -> tuple[CreatedGame, GameRecord]:
         """A new game's id, tokens and record, once the engine has accepted its rules.
 
         Raises:
-            RulesError: the engine refuses the board or the player count.
+            RulesError: the engine refuses the board, the chain or the player count.
         """
         # Let the engine refuse the game before anything is stored.
-        Game(drop_token_rules(rows, columns), players=len(players))
+        Game(new_game_rules(rows, columns, connect), players=len(players))
         game_id = new_game_id()
         secret = new_tokens(players) if tokens else None
         digests = None if secret is None else tuple(token_digest(secret[n]) for n in players)
         return CreatedGame(game_id, secret), GameRecord(
-            game_id, tuple(players), rows, columns, digests
+            game_id, tuple(players), rows, columns, digests, connect
         )
 
     @staticmethod
     def _game_row(record: GameRecord) -> tuple[Any, ...]:
-        """The values of a new game's row: id, players, rows, columns, token digests."""
+        """The values of a new game's row (:data:`~connect_four.service.database.INSERT_GAME`):
+        id, players, rows, columns, token digests, chain."""
         digests = None if record.token_digests is None else json.dumps(record.token_digests)
-        return (record.game_id, json.dumps(record.players), record.rows, record.columns, digests)
+        return (
+            record.game_id,
+            json.dumps(record.players),
+            record.rows,
+            record.columns,
+            digests,
+            record.connect,
+        )
 
     def _remember_new(self, record: GameRecord) -> None:
         """Cache a game just stored, with no moves: its first move need not read its row."""
@@ -324,11 +331,16 @@ class GameStore(FriendExtras, LobbyTables, LobbyViews, RateCounts, PresenceRows)
 
     @staticmethod
     def _record_of(
-        game_id: str, players: str | bytes, rows: int, columns: int, tokens: str | bytes | None
+        game_id: str,
+        players: str | bytes,
+        rows: int,
+        columns: int,
+        tokens: str | bytes | None,
+        connect: int,
     ) -> GameRecord:
         """A game's record from its row: players and token digests are JSON lists."""
         digests = None if tokens is None else tuple(json.loads(tokens))
-        return GameRecord(game_id, tuple(json.loads(players)), rows, columns, digests)
+        return GameRecord(game_id, tuple(json.loads(players)), rows, columns, digests, connect)
 
     def in_progress_game_ids(self) -> list[str]:
         """The ids of all the games not yet won or drawn, oldest first (the seed API's list)."""
@@ -676,7 +688,7 @@ class GameStore(FriendExtras, LobbyTables, LobbyViews, RateCounts, PresenceRows)
         (last,) = connection.execute(
             "SELECT max(move_number) FROM moves WHERE game_id = ?", (game_id,)
         ).fetchone()
-        record = self._record_of(game_id, row[0], row[1], row[2], row[3])
+        record = self._record_of(game_id, row[0], row[1], row[2], row[3], int(row[5]))
         return record, 0 if last is None else last + 1, rules.load(row[4])
 
     def _caught_up(

@@ -30,6 +30,7 @@ from .limits import (
     MAX_WINNER_SIZE,
 )
 from .names import DOT_NAMES, NAME_PATTERN, name_problem
+from .records import CONNECT, MIN_CONNECT
 
 __all__ = [
     "MAX_SIZE",
@@ -86,6 +87,17 @@ PlayerName = Annotated[
     ),
 ]
 BoardSize = Annotated[StrictInt, Field(ge=1, le=MAX_SIZE, examples=[4])]
+ChainLength = Annotated[
+    StrictInt,
+    Field(
+        ge=MIN_CONNECT,
+        le=MAX_SIZE,
+        description=f"Stones in a row that win: {MIN_CONNECT} to the board's longer side "
+        f"(4 fits any board: on one shorter than 4 every way, games can only be drawn).",
+    ),
+]
+# The limits are the schema's (malformed_request); a chain longer than the board is the
+# engine's bad_rules.
 # The limit is the schema's (malformed_request); below 1 is the engine's bad_rules.
 WinnerSize = Annotated[StrictInt, Field(le=MAX_WINNER_SIZE, description=f"1 to {MAX_WINNER_SIZE}.")]
 
@@ -172,7 +184,7 @@ class ClockIn(_Input):
 
 
 class GameCreate(_Input):
-    """A new game: its players in turn order and its board size."""
+    """A new game: its players in turn order, its board size and the chain that wins."""
 
     players: list[PlayerName] = Field(
         min_length=2,
@@ -182,6 +194,7 @@ class GameCreate(_Input):
     )
     columns: BoardSize
     rows: BoardSize
+    connect: ChainLength = CONNECT
     tokens: StrictBool = Field(
         default=False,
         description=(
@@ -238,7 +251,10 @@ class GameState(BaseModel):
     winner: str | None = None
     rows: int = Field(examples=[4], description="Rows of the board.")
     columns: int = Field(examples=[4], description="Columns of the board.")
-    connect: int = Field(examples=[4], description="Stones in a row that win: always 4.")
+    connect: int = Field(
+        examples=[4],
+        description="Stones in a row that win: 4 unless the game was created with another.",
+    )
     reason: str | None = Field(
         default=None,
         description="Only for a game between friends that ended otherwise than by the seed's "

@@ -31,7 +31,13 @@ from contextlib import contextmanager
 
 from .cache import CACHE_WEIGHT
 from .checkpoints import Checkpointer
-from .database import BUSY_TIMEOUT, Connection, friend_games_table, pending_migrations
+from .database import (
+    BUSY_TIMEOUT,
+    Connection,
+    chain_length_column,
+    friend_games_table,
+    pending_migrations,
+)
 from .errors import (
     StorageBusyError,
     StorageCorruptError,
@@ -133,7 +139,14 @@ def _version_4(connection: Connection) -> None:
     connection.execute(_MOVE_LOG)
 
 
-_MIGRATIONS = (_version_1, _version_2, friend_games_table, _version_4, friend_presence_table)
+_MIGRATIONS = (
+    _version_1,
+    _version_2,
+    friend_games_table,
+    _version_4,
+    friend_presence_table,
+    chain_length_column,
+)
 """Schema steps in order; a database at version n has had the first n applied."""
 
 

@@ -201,19 +201,26 @@ class CreatedGame:
 class GameInfo:
     """A game as the service tells it: its players in turn order, and its board when told.
 
-    ``rows`` and ``columns`` are None from a service that does not tell
-    them (the seed's answer has only the players and the state).
+    ``rows``, ``columns`` and ``connect`` (the chain that wins) are None from
+    a service that does not tell them (the seed's answer has only the
+    players and the state).
     """
 
-    __slots__ = ("players", "done", "rows", "columns")
+    __slots__ = ("players", "done", "rows", "columns", "connect")
 
     def __init__(
-        self, players: list[str], done: bool, rows: int | None, columns: int | None
+        self,
+        players: list[str],
+        done: bool,
+        rows: int | None,
+        columns: int | None,
+        connect: int | None = None,
     ) -> None:
         self.players = players
         self.done = done
         self.rows = rows
         self.columns = columns
+        self.connect = connect
 
 
 class RemoteMove:
@@ -331,11 +338,13 @@ class DropTokenClient:
         rows: int,
         columns: int,
         clock: dict[str, float] | None = None,
+        connect: int = 4,
     ) -> CreatedGame:
         """Create a game for ``players`` in turn order, asking for one token per player.
 
         ``clock``: the game's time control, as the service takes it
-        (``{"minutes": 5, "increment": 3}``), or None for none.
+        (``{"minutes": 5, "increment": 3}``), or None for none. ``connect``:
+        the chain that wins, sent only when it is not the seed's four.
         """
         body: dict[str, object] = {
             "players": players,
@@ -343,6 +352,8 @@ class DropTokenClient:
             "columns": columns,
             "tokens": True,
         }
+        if connect != 4:
+            body["connect"] = connect
         if clock is not None:
             body["clock"] = clock
         answer = _expect_dict(self._request("POST", "/drop_token", body=body))
@@ -376,8 +387,15 @@ class DropTokenClient:
             rows, columns = (int(value) for value in size)  # type: ignore[call-overload]
         else:
             raise BadResponse(f"the service's board of game {printable(game_id)} is malformed")
+        connect = answer.get("connect")
+        if connect is not None and not _is_count(connect, _MAX_BOARD):
+            raise BadResponse(f"the service's chain of game {printable(game_id)} is malformed")
         return GameInfo(
-            [str(name) for name in players], answer.get("state") == "DONE", rows, columns
+            [str(name) for name in players],
+            answer.get("state") == "DONE",
+            rows,
+            columns,
+            None if connect is None else int(connect),  # type: ignore[call-overload]
         )
 
     def check_token(self, address: GameAddress, token: str | None, columns: int) -> None:

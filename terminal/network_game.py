@@ -104,7 +104,11 @@ def converse_over_network(settings: Settings) -> Conversation[None]:
         players = list(settings.players)
         created = yield from patience.call(
             lambda: client.create_game(
-                players, settings.rules.rows, settings.rules.columns, settings.clock
+                players,
+                settings.rules.rows,
+                settings.rules.columns,
+                settings.clock,
+                settings.rules.connect,
             )
         )
         address = GameAddress(settings.network, created.game_id, players[0])
@@ -289,13 +293,20 @@ class _Patience:
 
 
 def _board_of(info: GameInfo, settings: Settings, option: str) -> Rules:
-    """The game's board as the service tells it; the command line's if it does not.
+    """The game's board and chain as the service tells them; the command line's if it does not.
 
     Raises:
-        UsageError: the command line names a board (--rows, --columns) that
-            is not the game's: ``option`` (--join, --watch) would ignore it.
+        UsageError: the command line names a board (--rows, --columns) or a
+            chain (--connect other than 4) that is not the game's: ``option``
+            (--join, --watch) would ignore it.
     """
     rules = settings.rules
+    connect = rules.connect if info.connect is None else info.connect
+    if rules.connect not in (4, connect):
+        raise UsageError(
+            f"{option}: this game is won by {connect} in a row, not the {rules.connect} of "
+            "--connect (leave it out: the service tells the chain)"
+        )
     if info.rows is None or info.columns is None:
         return rules
     if settings.board_named and (info.rows, info.columns) != (rules.rows, rules.columns):
@@ -304,7 +315,8 @@ def _board_of(info: GameInfo, settings: Settings, option: str) -> Rules:
             f"{rules.rows} x {rules.columns} of --rows and --columns (leave them out: "
             "the service tells the board)"
         )
-    return Rules(info.rows, info.columns, rules.connect)
+    # The service's game may be four in a row on a board too small for it (the seed's).
+    return Rules(info.rows, info.columns, connect, allow_unwinnable=True)
 
 
 def _check_token(

@@ -259,8 +259,6 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
     ]:
         if given:
             raise UsageError(f"{option} cannot be used in a network game")
-    if options.connect != 4:
-        raise UsageError("the drop-token service plays four in a row: --connect must be 4")
     # Deferred for start-up speed: the client loads urllib, and only a
     # network game needs it.
     from .network import is_shown_safely, parse_join_url, parse_server_url, parse_watch_url

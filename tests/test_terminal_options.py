@@ -208,10 +208,6 @@ def test_help_shows_an_example_of_each_new_option():
             ["--server", "http://h", "--moves-file", "f"],
             "--moves-file cannot be used in a network game",
         ),
-        (
-            ["--server", "http://h", "--columns", "12", "--connect", "5"],
-            "the drop-token service plays four in a row: --connect must be 4",
-        ),
         (["--server", "h:8080"], "--server: 'h:8080' is not an http:// or https:// URL"),
         (["--join", "http://h/g/bob"], "--join: 'http://h/g/bob' is not a game's URL"),
         (["--server", "http://h", "--name", "a/b"], "--name: a name is 1 to 100"),

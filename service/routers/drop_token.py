@@ -33,7 +33,7 @@ from ..limits import (
 )
 from ..long_poll import Reading, wait_for_news
 from ..rate_limits import Charge, charge_replays, limited, paid
-from ..records import CONNECT, ClockSetting, GameRecord
+from ..records import MIN_CONNECT, ClockSetting, GameRecord
 from ..repository import GameStore, MarkedMoves
 from ..schemas import (
     GameCreate,
@@ -248,14 +248,16 @@ async def read_games(
         e400=(
             f"Malformed request: players (2 to {MAX_PLAYERS} distinct names of 1 to "
             f"{MAX_NAME_LENGTH} characters, no '/' or control character, not '.' or '..'), "
-            f"rows or columns (1 to {MAX_SIZE}), tokens (a boolean)."
+            f"rows or columns (1 to {MAX_SIZE}), connect ({MIN_CONNECT} to {MAX_SIZE}), "
+            "tokens (a boolean); or a chain longer than the board's longer side (bad_rules)."
         ),
         **_RATE,
         **_STORAGE,
     ),
 )
 async def create_game(body: GameCreate, store: StoreDep) -> GameCreated:
-    """Create a new game; four in a row wins on any board size.
+    """Create a new game; four in a row wins on any board size, unless connect says another
+    chain (3 to the board's longer side).
 
     With "tokens": true, the answer also holds one secret token per player;
     the game's moves and quits then need 'Authorization: Bearer <token>'.
@@ -277,6 +279,7 @@ async def create_game(body: GameCreate, store: StoreDep) -> GameCreated:
         columns=body.columns,
         tokens=body.tokens,
         clock=clock,
+        connect=body.connect,
     )
     return GameCreated(gameId=created.game_id, tokens=created.tokens)
 
@@ -298,7 +301,7 @@ async def read_game(game_id: GameId, store: StoreDep) -> GameState:
     players, rows, columns = list(record.players), record.rows, record.columns
     if outcome is None:
         state = GameState(
-            players=players, state="IN_PROGRESS", rows=rows, columns=columns, connect=CONNECT
+            players=players, state="IN_PROGRESS", rows=rows, columns=columns, connect=record.connect
         )
     else:
         winner = None if outcome.winner is None else record.players[outcome.winner]
@@ -308,7 +311,7 @@ async def read_game(game_id: GameId, store: StoreDep) -> GameState:
             winner=winner,
             rows=rows,
             columns=columns,
-            connect=CONNECT,
+            connect=record.connect,
         )
     if status.reason is not None:
         state.reason = status.reason

@@ -77,9 +77,10 @@ _WAITS = {
     "(rate_limited): retry after Retry-After."
 }
 _BAD_BOARD = (
-    "Malformed request: rows or columns (1 to 100), connect (4), colour (X, O or random), "
-    "clock (minutes above 0 and at most 600 with an increment of 0 to 600 s, or days 1 to "
-    "60), rated (a boolean); or a board the engine refuses (bad_rules)."
+    "Malformed request: rows or columns (1 to 100), connect (3 to 100), colour (X, O or "
+    "random), clock (minutes above 0 and at most 600 with an increment of 0 to 600 s, or days "
+    "1 to 60), rated (a boolean); or a board the engine refuses, as a chain longer than the "
+    "board's longer side (bad_rules)."
 )
 
 

@@ -1,5 +1,7 @@
 // The page's address: its fragment chooses the view (#game=…, #computer=…, #analysis=…).
 
+import { CONNECT } from "./limits.js";
+
 /** @typedef {import("./ui.js").Action} Action */
 
 /** The fragment that holds `values`, as the views read them back with URLSearchParams. */
@@ -23,6 +25,7 @@ export const NEW_GAME = { label: "New game", run: home };
 export function reviewAddress(board, names = null, at = undefined) {
   /** @type {Record<string, string | number>} */
   const address = { analysis: "", r: board.rows, c: board.columns, moves: board.columnsPlayed.join(",") };
+  if (board.connect !== CONNECT) address.k = board.connect; // a game won by another chain than four
   if (names) Object.assign(address, { x: names[0], o: names[1] });
   address.review = "";
   if (at !== undefined) address.at = Math.min(at, board.columnsPlayed.length);

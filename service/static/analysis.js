@@ -5,7 +5,7 @@ import { fragment, NEW_GAME } from "./address.js";
 import { isAbort, messageOf, Refused, request } from "./api.js";
 import { Board, COLOURS, MARKERS, replayText } from "./board.js";
 import { CLASSIC_BOARD } from "./choices.js";
-import { MAX_ANALYSIS_SIZE } from "./limits.js";
+import { CONNECT, MAX_ANALYSIS_SIZE } from "./limits.js";
 import { bestScore, scoreWords, showScores } from "./scores.js";
 import { $, announce, clearNotice, moveList, notice, setActions, setStatus, showView } from "./ui.js";
 
@@ -25,7 +25,8 @@ const UNAVAILABLE = "Analysis unavailable: this service does not score positions
 
 export class AnalysisView {
   /**
-   * Reads the address (#analysis=&r=&c=&moves=&at=, and x=&o= for a review); start() shows it.
+   * Reads the address (#analysis=&r=&c=&moves=&at=, k= for a chain other than four, and x=&o=
+   * for a review); start() shows it.
    * @param {URLSearchParams} params
    * @param {import("./board_view.js").BoardView} boardView
    */
@@ -34,6 +35,7 @@ export class AnalysisView {
     this.boardView = boardView;
     this.rows = clampSize(params.get("r"), CLASSIC_BOARD[0]);
     this.columns = clampSize(params.get("c"), CLASSIC_BOARD[1]);
+    this.connect = clampSize(params.get("k"), CONNECT, Math.max(this.rows, this.columns));
     /** @type {number[]} the line of moves, of which the first `at` are on the board */
     this.line = [];
     this.at = 0;
@@ -59,7 +61,8 @@ export class AnalysisView {
     showView("analysis", true);
     $("title").textContent =
       (this.names ? `Review: ${this.names.join(" against ")}, ` : "Analysis board, ") +
-      `${this.rows} rows × ${this.columns} columns`;
+      `${this.rows} rows × ${this.columns} columns` +
+      (this.connect === CONNECT ? "" : `, ${this.connect} in a row`);
     this.setLine(params.get("moves") ?? "");
     const at = Number(params.get("at"));
     if (params.has("at") && Number.isInteger(at)) this.at = Math.max(0, Math.min(at, this.line.length));
@@ -89,7 +92,7 @@ export class AnalysisView {
   // Takes a pasted move list if it is a game on this board; says why not otherwise.
   setLine(/** @type {string} */ text) {
     try {
-      const moves = replayText(this.rows, this.columns, text).columnsPlayed;
+      const moves = replayText(this.rows, this.columns, text, this.connect).columnsPlayed;
       this.line = moves;
       this.at = moves.length;
       clearNotice();
@@ -104,7 +107,7 @@ export class AnalysisView {
   // A move off the line's next one starts a new line: the moves it replaces are said, and
   // can be brought back. The line's own next move just steps forward.
   drop(/** @type {number} */ column) {
-    const board = Board.replay(this.rows, this.columns, this.line.slice(0, this.at));
+    const board = Board.replay(this.rows, this.columns, this.line.slice(0, this.at), this.connect);
     if (!board.canPlay(column)) return;
     const player = board.toMove;
     const follows = this.line[this.at] === column;
@@ -160,7 +163,7 @@ export class AnalysisView {
     const fresh = key !== this.scoredKey;
     if (scores === null && !fresh) scores = this.scores;
     this.scores = scores;
-    const board = Board.replay(this.rows, this.columns, this.line.slice(0, this.at));
+    const board = Board.replay(this.rows, this.columns, this.line.slice(0, this.at), this.connect);
     /** @type {string[] | null} */
     const notes = scores && new Array(this.columns).fill("");
     scores?.forEach((entry) => {
@@ -208,6 +211,11 @@ export class AnalysisView {
     return `${played}: ${VERDICT_WORDS[move.verdict] ?? move.verdict}${better}.`;
   }
 
+  /** The board and, when it is not four, the chain, as POST /analysis and POST /review take them. */
+  rules() {
+    return { rows: this.rows, columns: this.columns, ...(this.connect === CONNECT ? {} : { connect: this.connect }) };
+  }
+
   // The line's moves judged by POST /review, kept with the line (which may change meanwhile).
   async askReview() {
     this.asking?.abort();
@@ -218,7 +226,7 @@ export class AnalysisView {
     this.update();
     try {
       const answer = await request("POST", "/review", {
-        body: { rows: this.rows, columns: this.columns, moves: line },
+        body: { ...this.rules(), moves: line },
         signal: asking.signal,
       });
       this.review = { line: line.join(","), moves: answer.moves };
@@ -253,7 +261,7 @@ export class AnalysisView {
     $("analysis-note").textContent = "Analysing…";
     try {
       const answer = await request("POST", "/analysis", {
-        body: { rows: this.rows, columns: this.columns, moves: board.columnsPlayed },
+        body: { ...this.rules(), moves: board.columnsPlayed },
         signal: scoring.signal,
       });
       /** @type {Score[]} */
@@ -282,7 +290,7 @@ export class AnalysisView {
   }
 }
 
-function clampSize(/** @type {string | null} */ text, /** @type {number} */ fallback) {
+function clampSize(/** @type {string | null} */ text, /** @type {number} */ fallback, most = MAX_ANALYSIS_SIZE) {
   const value = Number(text);
-  return Number.isInteger(value) && value >= 1 && value <= MAX_ANALYSIS_SIZE ? value : fallback;
+  return Number.isInteger(value) && value >= 1 && value <= most ? value : fallback;
 }

@@ -146,10 +146,11 @@ export function parseMoves(text, columns) {
  * @param {number} rows
  * @param {number} columns
  * @param {string} text
+ * @param {number} [connect]
  */
-export function replayText(rows, columns, text) {
+export function replayText(rows, columns, text, connect = CONNECT) {
   const moves = parseMoves(text, columns);
-  const board = new Board(rows, columns);
+  const board = new Board(rows, columns, connect);
   moves.forEach((column, index) => {
     if (!board.canPlay(column)) {
       throw new RangeError(

@@ -3,10 +3,11 @@
 
 import { fragment } from "./address.js";
 import { request } from "./api.js";
-import { LEVEL_CHOICES, SIZES } from "./choices.js";
+import { fillChains, LEVEL_CHOICES, SIZES } from "./choices.js";
 import { failed } from "./failure.js";
 import { keepInvite } from "./invite.js";
 import {
+  CONNECT,
   DOT_NAMES,
   MAX_ANALYSIS_SIZE,
   MAX_CLOCK_DAYS,
@@ -67,6 +68,9 @@ function fillChoices() {
       if (fits) select.append(new Option(text, `${rows}x${columns}`));
     }
   }
+  const chains = $("friend-form", HTMLFormElement).elements.namedItem("connect");
+  if (!(chains instanceof HTMLSelectElement)) throw new TypeError("the friend form has no chain choice");
+  fillChains(chains);
   const levels = $("levels", HTMLSelectElement);
   for (const [level, text] of LEVEL_CHOICES) levels.append(new Option(text, level));
   levels.value = "3";
@@ -140,12 +144,14 @@ function createGame(/** @type {HTMLFormElement} */ form) {
     return;
   }
   const [rows, columns] = sizeOf(form);
+  const connect = Number(field(form, "connect"));
   const players = field(form, "first") === "me" ? [me, friend] : [friend, me];
   const create = async () => {
     clearNotice();
     try {
       const clock = clockOf(form);
-      const body = { players, rows, columns, tokens: true, ...(clock ? { clock } : {}) };
+      const chain = connect === CONNECT ? {} : { connect };
+      const body = { players, rows, columns, ...chain, tokens: true, ...(clock ? { clock } : {}) };
       const created = await request("POST", "/drop_token", { body });
       const gameId = created.gameId;
       store(tokenKey(gameId, me), created.tokens[me]);

@@ -84,7 +84,7 @@ export class LiveGame extends PlayedGame {
         request("GET", `${gamePath(gameId)}/moves`, { signal }),
       ]);
       this.names = state.players;
-      const board = new Board(state.rows, state.columns);
+      const board = new Board(state.rows, state.columns, state.connect);
       this.board = board;
       this.side = this.me === null ? -1 : this.names.indexOf(this.me);
       if (this.me !== null && this.side < 0) {
@@ -101,7 +101,7 @@ export class LiveGame extends PlayedGame {
         this.token = choice.token;
         if (!choice.plays) this.side = -1;
       }
-      playersHeading(this.names, this.side);
+      playersHeading(this.names, this.side, board.connect);
       this.showRatings(gameId);
       this.showInvite(gameId);
       this.draw();
@@ -128,7 +128,7 @@ export class LiveGame extends PlayedGame {
       const record = await request("GET", `/lobby/games/${encodeURIComponent(gameId)}`, { signal: this.abort.signal });
       const ratings = record.ratings.before;
       const named = this.names.map((name, index) => `${name} (${Math.round(ratings[index].rating)})`);
-      playersHeading(named, this.side);
+      playersHeading(named, this.side, this.board?.connect);
     } catch {
       // not a lobby game, or no answer: the names alone
     }
@@ -272,7 +272,7 @@ export class LiveGame extends PlayedGame {
     this.moves?.abort();
     try {
       const list = await request("GET", `${gamePath(gameId)}/moves`, { signal: this.abort.signal });
-      this.board = new Board(this.board.rows, this.board.columns);
+      this.board = new Board(this.board.rows, this.board.columns, this.board.connect);
       this.ended = null;
       this.news = "";
       this.apply(list.moves, 0, false);

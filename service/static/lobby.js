@@ -5,7 +5,7 @@
 
 import { fragment } from "./address.js";
 import { isAbort, Refused, request } from "./api.js";
-import { CLASSIC_BOARD, SIZES } from "./choices.js";
+import { CLASSIC_BOARD, fillChains, SIZES } from "./choices.js";
 import { failed } from "./failure.js";
 import { sleep } from "./follow.js";
 import { forgetPlayer, keptPlayer, register, useKey } from "./identity.js";
@@ -35,14 +35,15 @@ function clockOf(/** @type {string} */ value) {
   return { minutes, increment };
 }
 
-/** The form's game: board, four in a row, clock, and what it asks of the service. */
+/** The form's game: board, chain, clock, and what it asks of the service. */
 function gameOf(/** @type {HTMLFormElement} */ form) {
   const data = new FormData(form);
   const [rows, columns] = String(data.get("size")).split("x").map(Number);
+  const connect = Number(data.get("connect"));
   const clock = String(data.get("clock") ?? "");
   return {
-    body: { rows, columns, connect: 4, clock: clockOf(clock), rated: data.get("rated") !== null },
-    pool: `${rows}x${columns}c4 ${clock || "untimed"}`,
+    body: { rows, columns, connect, clock: clockOf(clock), rated: data.get("rated") !== null },
+    pool: `${rows}x${columns}c${connect} ${clock || "untimed"}`,
     colour: String(data.get("colour") ?? "random"),
   };
 }
@@ -348,10 +349,10 @@ export class LobbyView {
   }
 }
 
-/** A seek in words: the board, the clock, rated or casual, the colour asked for. */
+/** A seek in words: the board, the chain, the clock, rated or casual, the colour asked for. */
 function describeSeek(/** @type {any} */ seek) {
   const control = seek.pool.split(" ")[1] ?? "untimed";
-  return ` · ${seek.rows} × ${seek.columns}, ${control}, ${seek.rated ? "rated" : "casual"}, colour ${seek.colour}`;
+  return ` · ${seek.rows} × ${seek.columns}, ${seek.connect} in a row, ${control}, ${seek.rated ? "rated" : "casual"}, colour ${seek.colour}`;
 }
 
 /** "won", "lost" or "drawn" for `name`, and how. */
@@ -392,7 +393,17 @@ export function listenToLobby() {
   for (const form of ["pair-form", "seek-form"]) {
     const select = $(form, HTMLFormElement).elements.namedItem("size");
     const clocks = $(form, HTMLFormElement).elements.namedItem("clock");
-    if (!(select instanceof HTMLSelectElement && clocks instanceof HTMLSelectElement)) throw new TypeError(form);
+    const chains = $(form, HTMLFormElement).elements.namedItem("connect");
+    if (
+      !(
+        select instanceof HTMLSelectElement &&
+        clocks instanceof HTMLSelectElement &&
+        chains instanceof HTMLSelectElement
+      )
+    ) {
+      throw new TypeError(form);
+    }
+    fillChains(chains);
     for (const [rows, columns, text] of SIZES) select.append(new Option(text, `${rows}x${columns}`));
     select.value = CLASSIC_BOARD.join("x");
     for (const [value, text] of CLOCKS) clocks.append(new Option(text, value));

@@ -3,6 +3,7 @@
 
 import { reviewAddress } from "./address.js";
 import { COLOURS, MARKERS } from "./board.js";
+import { CONNECT } from "./limits.js";
 import { chime } from "./prefs.js";
 import { $, announce, moveList, setActions, setStatus, setYourTurn, showView } from "./ui.js";
 
@@ -23,8 +24,8 @@ export function showNothing(/** @type {BoardView} */ boardView) {
   setStatus("");
 }
 
-/** The heading: each player's disc and name, `me` (an index, or -1) marked "(you)". */
-export function playersHeading(/** @type {string[]} */ names, /** @type {number} */ me) {
+/** The heading: each player's disc and name, `me` (an index, or -1) marked "(you)"; a chain other than four said. */
+export function playersHeading(/** @type {string[]} */ names, /** @type {number} */ me, connect = CONNECT) {
   const heading = $("play-heading");
   heading.replaceChildren();
   names.forEach((name, index) => {
@@ -37,7 +38,7 @@ export function playersHeading(/** @type {string[]} */ names, /** @type {number}
     who.textContent = name + (index === me && name !== "You" ? " (you)" : "");
     heading.append(disc, " ", who);
   });
-  $("title").textContent = names.join(" against ");
+  $("title").textContent = names.join(" against ") + (connect === CONNECT ? "" : `, ${connect} in a row`);
 }
 
 /** The base of LiveGame and ComputerGame: a subclass says its actions and its end. */

@@ -252,7 +252,9 @@ def test_the_open_challenges_come_and_go_on_an_open_page(
     # Pushed by the lobby's event stream: no reload, no button, no long poll.
     expect(page.locator("#seeks li")).to_have_count(1)
     expect(page.locator("#seeks li")).to_contain_text("hal 1500 · bot")
-    expect(page.locator("#seeks li")).to_contain_text("7 × 8, untimed, casual, colour X")
+    expect(page.locator("#seeks li")).to_contain_text(
+        "7 × 8, 4 in a row, untimed, casual, colour X"
+    )
     expect(page.locator("#seeks-empty")).to_be_hidden()
     answer = HTTP.delete(f"{service}/lobby/seeks/{seek['id']}", headers=bearer(hal), timeout=30)
     assert answer.status_code == 204, answer.text
@@ -304,3 +306,38 @@ def test_a_kept_key_the_service_does_not_know_asks_for_a_name_again(
     expect(page.get_by_label("Name in the lobby")).to_be_visible()
     assert page.evaluate("""localStorage.getItem("c4.player")""") is None
     expect(page.locator("#online")).to_contain_text("online")  # the lobby's feed goes on
+
+
+def test_a_connect_3_challenge_from_the_page_is_won_and_shown_by_its_three(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    page = new_page()
+    enter_lobby(page, service, "iris")
+    seek = page.locator("#seek-form")
+    seek.get_by_label("Board").select_option("4x5")
+    seek.get_by_label("Wins with").select_option("3")
+    seek.get_by_label("Your colour").select_option("X")
+    seek.get_by_role("button", name="Open challenge").click()
+    expect(page.locator("#seeks li")).to_contain_text("4 × 5, 3 in a row, untimed, rated")
+    jon = register(service, "jon")
+    (listed,) = HTTP.get(f"{service}/lobby", timeout=30).json()["seeks"]
+    assert (listed["connect"], listed["pool"]) == (3, "4x5c3 untimed")
+    ticket = HTTP.post(
+        f"{service}/lobby/seeks/{listed['id']}/accept", json={}, headers=bearer(jon), timeout=30
+    ).json()
+    in_game(page)
+    expect(page.locator("#title")).to_contain_text("iris (1500) against jon (1500), 3 in a row")
+    game = f"{service}/drop_token/{ticket['gameId']}/jon"
+    for number in range(2):
+        drop(page, 0)
+        wait_for_discs(page, 2 * number + 1)
+        moved = HTTP.post(game, json={"column": 1}, headers=bearer(ticket["token"]), timeout=30)
+        assert moved.status_code == 200, moved.text
+        wait_for_discs(page, 2 * number + 2)
+    drop(page, 0)  # The third of column 0: three in a row win this game.
+    expect(status(page)).to_have_text("Game over: you win!")
+    expect(page.locator("#board .cell.win")).to_have_count(3)
+    # Its review on the analysis board replays it with its chain too.
+    page.get_by_role("button", name="Review move by move").click()
+    expect(page.locator("#title")).to_contain_text("4 rows × 5 columns, 3 in a row")
+    expect(page.locator("#board .cell.win")).to_have_count(3)

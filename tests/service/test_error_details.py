@@ -79,7 +79,8 @@ def test_each_problem_is_named_where_a_client_wrote_it(client: AppClient) -> Non
     assert "colums: not a key this request takes" in text
     assert text.endswith(
         'the body must be a JSON object {"players": [string, ...], "columns": integer, '
-        '"rows": integer, "tokens": boolean (optional), "clock": object (optional)}'
+        '"rows": integer, "connect": integer (optional), "tokens": boolean (optional), '
+        '"clock": object (optional)}'
     )
     text = detail(client.get("/drop_token?limit=x"))
     assert text == "query parameter limit: must be an integer"

@@ -17,8 +17,10 @@ LOBBY_TABLES = ("players", "ratings", "seeks", "pairing", "lobby_games", "lobby_
 
 
 def _as_version_3(database: Database) -> None:
-    """Take the lobby's tables away and say version 3, as a service before issue 36 left it."""
+    """Take the lobby's tables and the games' chain away and say version 3, as a service
+    before issue 36 left it."""
     statements = [f"DROP TABLE {table}" for table in LOBBY_TABLES]
+    statements.append("ALTER TABLE games DROP COLUMN chain_length")
     statements.append("UPDATE schema_version SET version = 3")
     if isinstance(database, Path):
         import sqlite3
@@ -50,7 +52,8 @@ def test_a_version_3_database_gets_the_lobby_and_keeps_its_games(database: Datab
     _as_version_3(database)
     assert _version(database) == [(3,)]
     with AppClient(create_app(database)) as client:
-        assert _version(database) == [(5,)]  # the lobby (4), then friends' presence (5)
+        # the lobby (4), friends' presence (5), each game's chain (6)
+        assert _version(database) == [(6,)]
         moves = client.get(f"/drop_token/{created.game_id}/moves").json()["moves"]
         assert moves == [{"type": "MOVE", "player": "ann", "column": 3}]
         ann, bob = register(client, "ann"), register(client, "bob")

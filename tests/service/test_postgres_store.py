@@ -174,8 +174,8 @@ def schema_version(store: GameStore) -> int:
 def test_the_schema_version_is_recorded_once(database: str | Path) -> None:
     store = open_store(database)
     # 2: rate counters (issue 37); 3: games between friends (35); 4: the lobby (36);
-    # 5: friends' presence (35).
-    assert schema_version(store) == 5
+    # 5: friends' presence (35); 6: each game's chain (36).
+    assert schema_version(store) == 6
     store.close()
     again = open_store(database)  # Nothing to migrate: still one row.
     with again._transaction() as connection:

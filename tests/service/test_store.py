@@ -259,5 +259,5 @@ def test_a_database_from_before_schema_versions_is_migrated_and_keeps_its_games(
     store.close()
     with sqlite3.connect(path) as connection:
         # Version 2: the rate counters; 3: the table of games between friends' extras; 4: the
-        # lobby; 5: friends' presence shared by the processes.
-        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(5,)]
+        # lobby; 5: friends' presence shared by the processes; 6: each game's chain.
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(6,)]
