@@ -25,24 +25,12 @@ from connect_four.service.main import create_app
 from connect_four.terminal.options import parse_options
 from connect_four.terminal.session import converse
 from connect_four.terminal.steps import Ask, Show, Wait
+from fake_clock import FakeClock
 
 pytestmark = pytest.mark.slow
 
 DEADLINE = 60.0
 """Seconds any one wait of a test may last before the test fails."""
-
-
-class FakeClock:
-    """The service's wall time, as the test says: it moves only when advanced."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class Service:
