@@ -8,14 +8,13 @@ won by five, rated in its own pool; connect 3 on a 4 x 4 board; every bound refu
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 from app_client import AppClient
 from friend_support import bearer, move, new_game, status
 from lobby_support import Player, game_between, register
+from old_schemas import run_statements, schema_version
 
 from connect_four.service.main import create_app
 from connect_four.service.storage import open_store
@@ -181,26 +180,7 @@ def _as_version_5(database: Database) -> None:
         "ALTER TABLE games DROP COLUMN chain_length",
         "UPDATE schema_version SET version = 5",
     ]
-    if isinstance(database, Path):
-        import sqlite3
-
-        with sqlite3.connect(database) as connection:
-            for statement in statements:
-                connection.execute(statement)
-        return
-    with psycopg.connect(str(database), autocommit=True) as connection:
-        for statement in statements:
-            connection.execute(statement)  # type: ignore[arg-type]
-
-
-def _version(database: Database) -> Any:
-    if isinstance(database, Path):
-        import sqlite3
-
-        with sqlite3.connect(database) as connection:
-            return connection.execute("SELECT version FROM schema_version").fetchall()
-    with psycopg.connect(str(database)) as connection:
-        return connection.execute("SELECT version FROM schema_version").fetchall()
+    run_statements(database, statements)
 
 
 def test_a_version_5_database_reads_its_games_as_four_in_a_row(database: Database) -> None:
@@ -210,9 +190,9 @@ def test_a_version_5_database_reads_its_games_as_four_in_a_row(database: Databas
         store.play(game_id=created.game_id, player_id=player, column=column)
     store.close()
     _as_version_5(database)
-    assert _version(database) == [(5,)]
+    assert schema_version(database) == 5
     with AppClient(create_app(database)) as client:
-        assert _version(database) == [(6,)]
+        assert schema_version(database) == 6
         assert _state(client, created.game_id)["connect"] == 4
         client.post(f"/drop_token/{created.game_id}/bob", json={"column": 1})
         assert _state(client, created.game_id)["state"] == "IN_PROGRESS"

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
-import psycopg
 from app_client import AppClient
 from lobby_support import register
+from old_schemas import run_statements, schema_version
 
 from connect_four.service.main import create_app
 from connect_four.service.storage import open_store
@@ -22,26 +19,7 @@ def _as_version_3(database: Database) -> None:
     statements = [f"DROP TABLE {table}" for table in LOBBY_TABLES]
     statements.append("ALTER TABLE games DROP COLUMN chain_length")
     statements.append("UPDATE schema_version SET version = 3")
-    if isinstance(database, Path):
-        import sqlite3
-
-        with sqlite3.connect(database) as connection:
-            for statement in statements:
-                connection.execute(statement)
-        return
-    with psycopg.connect(str(database), autocommit=True) as connection:
-        for statement in statements:
-            connection.execute(statement)  # type: ignore[arg-type]
-
-
-def _version(database: Database) -> Any:
-    if isinstance(database, Path):
-        import sqlite3
-
-        with sqlite3.connect(database) as connection:
-            return connection.execute("SELECT version FROM schema_version").fetchall()
-    with psycopg.connect(str(database)) as connection:
-        return connection.execute("SELECT version FROM schema_version").fetchall()
+    run_statements(database, statements)
 
 
 def test_a_version_3_database_gets_the_lobby_and_keeps_its_games(database: Database) -> None:
@@ -50,10 +28,10 @@ def test_a_version_3_database_gets_the_lobby_and_keeps_its_games(database: Datab
     store.play(game_id=created.game_id, player_id="ann", column=3)
     store.close()
     _as_version_3(database)
-    assert _version(database) == [(3,)]
+    assert schema_version(database) == 3
     with AppClient(create_app(database)) as client:
         # the lobby (4), friends' presence (5), each game's chain (6)
-        assert _version(database) == [(6,)]
+        assert schema_version(database) == 6
         moves = client.get(f"/drop_token/{created.game_id}/moves").json()["moves"]
         assert moves == [{"type": "MOVE", "player": "ann", "column": 3}]
         ann, bob = register(client, "ann"), register(client, "bob")
