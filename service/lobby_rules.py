@@ -26,6 +26,7 @@ __all__ = [
     "KEY_BYTES",
     "LOBBY_PRESENCE",
     "MAX_SEEKS",
+    "POOL_PATTERN",
     "Rating",
     "folded",
     "key_digest",
@@ -103,8 +104,22 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
+POOL_PATTERN = (
+    r"^[0-9]{1,3}x[0-9]{1,3}c[0-9]{1,3} (untimed|[0-9]{1,3}d|[0-9.e+-]{1,12}\+[0-9.e+-]{1,12})$"
+)
+"""What every :func:`pool_name` looks like: a text that does not names no pool (and never
+reaches a database: PostgreSQL refuses a NUL in a text, for one)."""
+
+
 def pool_name(rows: int, columns: int, connect: int, clock: ClockSetting | None) -> str:
-    """The pool of a board and a time control: ``"6x7c4 5+3"``, ``"5x8c4 untimed"``, ``"6x7c4 2d"``."""
+    """The pool of a board and a time control: ``"6x7c4 5+3"``, ``"5x8c4 untimed"``, ``"6x7c4 2d"``.
+
+    >>> import re
+    >>> tiny = ClockSetting(initial=0.00001, increment=0.5)
+    >>> [bool(re.match(POOL_PATTERN, name)) for name in (
+    ...     pool_name(100, 100, 100, None), pool_name(6, 7, 4, tiny), "6x7c4 untimed" + chr(0))]
+    [True, True, False]
+    """
     if clock is None:
         control = "untimed"
     elif clock.per_move is not None:

@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from ..dependencies import ClientDep, EventsDep, LobbyDep, LobbyStreamsDep, StoreDep
 from ..limits import MAX_STORED_INTEGER, MAX_WAIT
 from ..lobby import Lobby, bearer_key
-from ..lobby_rules import new_nonce, seat_token, token_digest_of
+from ..lobby_rules import POOL_PATTERN, new_nonce, seat_token, token_digest_of
 from ..lobby_schemas import (
     GameRecordOut,
     GameTicket,
@@ -452,7 +452,7 @@ async def read_game(game_id: LobbyGameId, store: StoreDep) -> Response:
     response_model=LeaderboardOut,
     dependencies=[Depends(limited("reads"))],
     responses=error_responses(
-        e400=f"Malformed request: pool (1 to 100 characters), limit (1 to {MAX_LEADERS}).",
+        e400=f"Malformed request: pool (a pool's name, e.g. '6x7c4 5+3'), limit (1 to {MAX_LEADERS}).",
         **READ_ERRORS,
         **STORAGE_ERRORS,
     ),
@@ -461,7 +461,11 @@ async def read_leaderboard(
     store: StoreDep,
     pool: Annotated[
         str,
-        Query(min_length=1, max_length=100, description="A pool, e.g. '6x7c4 5+3'."),
+        Query(
+            max_length=100,
+            pattern=POOL_PATTERN,
+            description="A pool: board, chain and time control, e.g. '6x7c4 5+3', '6x7c4 untimed'.",
+        ),
     ] = "6x7c4 untimed",
     limit: Annotated[int, Query(ge=1, le=MAX_LEADERS)] = 20,
 ) -> LeaderboardOut:

@@ -217,3 +217,15 @@ def test_a_game_ended_through_one_app_wakes_its_players_feed_on_another(
         _drop(ann, game_id, tokens, 0)
         (game,) = waiter.result().json()["games"]
         assert (game["state"], game["winner"], game["reason"]) == ("DONE", "ann", "CONNECT")
+
+
+def test_a_pool_that_no_pool_is_named_is_refused_before_the_database(
+    lobby_client: AppClient,
+) -> None:
+    # A NUL reached PostgreSQL, which refuses it in a text: a 503 for a malformed request.
+    for pool in ("6x7c4 untimed\x00", "", "6x7", "6x7c4  untimed", "6x7c4 untimed'; --"):
+        answer = lobby_client.get("/lobby/leaderboard", params={"pool": pool})
+        assert (answer.status_code, answer.json()["error"]) == (400, "malformed_request"), pool
+    for pool in ("7x8c5 0.5+3", "6x7c4 2d", "6x7c4 1.66667e-07+0"):
+        answer = lobby_client.get("/lobby/leaderboard", params={"pool": pool})
+        assert answer.json() == {"pool": pool, "players": []}
