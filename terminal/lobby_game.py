@@ -167,20 +167,22 @@ def _show_seeks(seeks: list[Seek]) -> Conversation[None]:
 
 
 def _game_options(settings: Settings) -> dict[str, object]:
-    """A challenge's or a pairing's game: the command line's board and clock, rated."""
+    """A challenge's or a pairing's game: the command line's board, clock and --casual."""
     rules = settings.rules
     return {
         "rows": rules.rows,
         "columns": rules.columns,
         "connect": rules.connect,
         "clock": settings.clock,
-        "rated": True,
+        "rated": settings.rated,
     }
 
 
 def _seek(client: LobbyClient, settings: Settings) -> Conversation[Ticket]:
     """Open a challenge and wait for someone to accept it; taken back if the player leaves."""
-    seek = _call(client, client.create_seek, _game_options(settings))
+    seek = _call(
+        client, client.create_seek, {**_game_options(settings), "colour": settings.seek_colour}
+    )
     yield Show(f"Your challenge is open: {seek.describe()}")
     yield Show("Waiting for someone to accept it... (Ctrl-C leaves)")
     taken = False

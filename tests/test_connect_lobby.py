@@ -224,6 +224,29 @@ def test_a_challenge_opened_at_the_terminal_is_accepted_and_played(
     assert "Game finished." in shown.stdout
 
 
+def test_a_casual_challenge_for_o_is_opened_as_asked_and_played(base: str, tmp_path: Path) -> None:
+    lea = register(base, "lea")
+
+    def accept_maxs_challenge() -> dict[str, Any]:
+        seek = wait_for_seek(base, lea, "max")
+        assert (seek["colour"], seek["rated"]) == ("O", False)
+        answer = HTTP.post(
+            f"{base}/lobby/seeks/{seek['id']}/accept", json={}, headers=bearer(lea), timeout=30
+        )
+        assert answer.status_code == 201, answer.text
+        return dict(answer.json())
+
+    opponent = Opponent(base, accept_maxs_challenge, [2, 3, 4, 5, 6])
+    opponent.start()
+    shown = run_lobby(base, tmp_path, "max\nn\n" + "0\n" * 8, "--casual", "--seek-colour", "O")
+    opponent.check()
+    assert shown.returncode == 0, shown.stderr
+    assert opponent.ticket["players"] == ["lea", "max"]
+    assert ": 5 x 8, four in a row, untimed, casual, colour O" in shown.stdout
+    record = HTTP.get(f"{base}/lobby/games/{opponent.ticket['gameId']}", timeout=30).json()
+    assert record["rated"] is False and record["ratings"]["after"] is None
+
+
 def test_a_kept_key_the_service_does_not_know_is_said_without_showing_it(
     base: str, tmp_path: Path
 ) -> None:
