@@ -28,7 +28,7 @@ if sys.version_info < (3, 11):  # noqa: UP036 (pyproject says 3.11; older ones g
     )
     sys.exit(1)
 
-from connect_four.terminal.errors import PlayAborted, UsageError
+from connect_four.terminal.errors import LeftWaiting, PlayAborted, UsageError
 from connect_four.terminal.program import program_name
 from connect_four.terminal.session import converse
 from connect_four.terminal.settings import Settings
@@ -46,8 +46,9 @@ def main(argv: list[str] | None = None) -> int:
 
     0 when the games finished or a player quit (``q``, or a network friend);
     1 when input ended first or a network game lost its service, 2 for a
-    refused command line, 130 for Ctrl-C, 141 when the reader of the output
-    went away.
+    refused command line, 130 for Ctrl-C (also while the lobby waits for a
+    game: what was open there is taken back), 141 when the reader of the
+    output went away.
     """
     args = sys.argv[1:] if argv is None else argv
     _read_input_exactly()
@@ -92,6 +93,13 @@ def main(argv: list[str] | None = None) -> int:
         # An option only the service's answer shows to be wrong (--join's --rows).
         print(f"connect.py: error: {error}", file=sys.stderr)
         return 2
+    except LeftWaiting as left:
+        from connect_four.terminal.streams import ignore_interrupts  # deferred: start-up speed
+
+        ignore_interrupts()
+        # The lobby's wait shows no prompt, but ^C may stand on its line.
+        print(f"\n{program_name()}: {left}", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
         # A second Ctrl-C while we shut down must not end in a traceback.
         from connect_four.terminal.streams import ignore_interrupts  # deferred: start-up speed

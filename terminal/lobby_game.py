@@ -8,7 +8,8 @@ accepts one by its number, opens one (``n``), asks to play someone now
 game for them, the game is the existing network game
 (:func:`~connect_four.terminal.network_game.converse_over_network`), joined
 with the game's token. A challenge or a wait to be paired that the player
-leaves (Ctrl-C, end of input) is taken back on the service.
+leaves (Ctrl-C) is taken back on the service, and connect.py says so
+(:class:`~connect_four.terminal.errors.LeftWaiting`, status 130).
 
 A conversation of steps like the others: it shows and asks only through
 what it yields to connect.py, and never shows the key (but for
@@ -21,7 +22,14 @@ import os
 
 from connect_four.engine import Rules
 
-from .errors import ConnectionLost, NetworkError, PlayAborted, ServerUnreachable, ServiceRefused
+from .errors import (
+    ConnectionLost,
+    LeftWaiting,
+    NetworkError,
+    PlayAborted,
+    ServerUnreachable,
+    ServiceRefused,
+)
 from .lobby import LOBBY_WAIT, LobbyClient, Seek, Ticket
 from .network_game import converse_over_network
 from .player_keys import (
@@ -180,16 +188,20 @@ def _game_options(settings: Settings) -> dict[str, object]:
 
 def _seek(client: LobbyClient, settings: Settings) -> Conversation[Ticket]:
     """Open a challenge and wait for someone to accept it; taken back if the player leaves."""
+    # The games known before the challenge opens: it may be accepted before the first look.
+    known = _running_games(client)
     seek = _call(
         client, client.create_seek, {**_game_options(settings), "colour": settings.seek_colour}
     )
     yield Show(f"Your challenge is open: {seek.describe()}")
-    yield Show("Waiting for someone to accept it... (Ctrl-C leaves)")
+    yield Show("Waiting for someone to accept it... (Ctrl-C takes it back)")
     taken = False
     try:
-        ticket = _wait_for_game(client)
+        ticket = _wait_for_game(client, known)
         taken = True
         return ticket
+    except KeyboardInterrupt:
+        raise LeftWaiting("you left before anyone accepted: your challenge is taken back") from None
     finally:
         if not taken:
             _quietly(lambda: client.cancel_seek(seek.seek_id))
@@ -197,24 +209,34 @@ def _seek(client: LobbyClient, settings: Settings) -> Conversation[Ticket]:
 
 def _pair(client: LobbyClient, settings: Settings) -> Conversation[Ticket]:
     """Ask to play someone now, and wait until the service pairs the player."""
+    known = _running_games(client)  # before asking: the pairing may come before the first look
     ticket = _call(client, client.pair, _game_options(settings))
     if ticket is not None:
         return ticket
-    yield Show("Waiting for someone to play... (Ctrl-C leaves)")
+    yield Show("Waiting for someone to play... (Ctrl-C stops waiting)")
     paired = False
     try:
-        ticket = _wait_for_game(client)
+        ticket = _wait_for_game(client, known)
         paired = True
         return ticket
+    except KeyboardInterrupt:
+        raise LeftWaiting("you left before anyone came: you no longer wait to play") from None
     finally:
         if not paired:
             _quietly(client.stop_pairing)
 
 
-def _wait_for_game(client: LobbyClient) -> Ticket:
-    """The player's next running game, as ``GET /lobby/me`` pushes it."""
+def _running_games(client: LobbyClient) -> frozenset[str]:
+    """The ids of the player's games in progress now, as ``GET /lobby/me`` lists them."""
     mine = _call(client, client.my_lobby)
-    known = {ticket.game_id for ticket in client.my_games(mine)}
+    return frozenset(
+        ticket.game_id for ticket in client.my_games(mine) if ticket.state == "IN_PROGRESS"
+    )
+
+
+def _wait_for_game(client: LobbyClient, known: frozenset[str]) -> Ticket:
+    """The player's first running game not in ``known``, as ``GET /lobby/me`` pushes it."""
+    mine = _call(client, client.my_lobby)
     while True:
         for ticket in client.my_games(mine):
             if ticket.game_id not in known and ticket.state == "IN_PROGRESS":
