@@ -322,6 +322,43 @@ class LobbyTables:
                 )
         return name, bot
 
+    def cut_presence(self, name: str, now_until: float, held_until: float) -> None:
+        """A wait of ``name`` that made them present until ``held_until`` ended: present until
+        ``now_until`` instead, unless a later call or wait (any process) made it later still."""
+        with self._transaction(write=True) as connection:
+            connection.execute(
+                "UPDATE players SET present_until = ?"
+                " WHERE name = ? AND present_until > ? AND present_until <= ?",
+                (now_until, name, now_until, held_until),
+            )
+
+    def keep_present(self, untils: dict[str, float], least: float) -> None:
+        """Players holding waits here present until ``untils[name]`` where their presence
+        ends before ``least`` (another process's wait ended and cut it): a read, and a write
+        only then."""
+        names = sorted(untils)
+        low: list[str] = []
+        with self._transaction() as connection:
+            for start in range(0, len(names), 500):
+                chunk = names[start : start + 500]
+                marks = ", ".join("?" * len(chunk))
+                low += [
+                    str(name)
+                    for (name,) in connection.execute(
+                        f"SELECT name FROM players WHERE name IN ({marks})"  # noqa: S608
+                        " AND present_until < ?",
+                        (*chunk, least),
+                    ).fetchall()
+                ]
+        if not low:
+            return
+        with self._transaction(write=True) as connection:
+            for name in low:
+                connection.execute(
+                    "UPDATE players SET present_until = ? WHERE name = ? AND present_until < ?",
+                    (untils[name], name, untils[name]),
+                )
+
     def lobby_player(self, name: str) -> tuple[str, bool, dict[str, Rating]]:
         """A player's name as registered, bot flag and ratings by pool.
 
