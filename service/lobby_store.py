@@ -12,6 +12,7 @@ is. Each change is one write transaction, on SQLite and PostgreSQL alike:
 - a lobby game's end is seen by the store in the transaction that ends it,
   whatever the path (:meth:`LobbyTables.lobby_game_ended`): its ratings are
   updated there, once, since the ``lobby_games`` row is marked done with them.
+  Its rematch is a lobby game too (:meth:`LobbyTables.lobby_rematch`).
 
 Every change bumps a version: the lobby's (one row of ``lobby_version``) and
 each player's concerned (``players.version``); the long polls compare them
@@ -674,6 +675,40 @@ class LobbyTables:
         return made
 
     # --- A lobby game's end: its ratings ------------------------------------
+
+    def lobby_rematch(self, connection: Connection, previous: str, game_id: str) -> list[str]:
+        """The rematch ``game_id`` of ``previous`` was just stored, in that transaction: the
+        rematch of a lobby game is a lobby game, of the same pool, rated if it was.
+
+        The colours are swapped, and so are the seats' nonces (each player's
+        token stays theirs, as the rematch keeps it). Returns the hub keys to
+        tell after the commit (none for other games).
+        """
+        row = connection.execute(
+            "SELECT x, o, pool, spec, nonces, bots FROM lobby_games WHERE game_id = ?",
+            (previous,),
+        ).fetchone()
+        if row is None:
+            return []
+        names = (str(row[1]), str(row[0]))
+        pool = str(row[2])
+        before = [_rating_row(self._rating(connection, name, pool)) for name in names]
+        connection.execute(
+            "INSERT INTO lobby_games (game_id, x, o, pool, spec, nonces, bots, ratings_before,"
+            " started) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                names[0],
+                names[1],
+                pool,
+                str(row[3]),
+                json.dumps(json.loads(row[4])[::-1]),
+                json.dumps(json.loads(row[5])[::-1]),
+                json.dumps(before),
+                self.clock(),
+            ),
+        )
+        return self._changed(connection, names, lobby_too=True)
 
     def lobby_game_ended(
         self, connection: Connection, game_id: str, game: Game, extras: rules.Extras
