@@ -47,8 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     0 when the games finished or a player quit (``q``, or a network friend);
     1 when input ended first or a network game lost its service, 2 for a
     refused command line, 130 for Ctrl-C (also while the lobby waits for a
-    game: what was open there is taken back), 141 when the reader of the
-    output went away.
+    game: what was open there is taken back, as at the end of input there),
+    141 when the reader of the output went away.
     """
     args = sys.argv[1:] if argv is None else argv
     _read_input_exactly()
@@ -97,9 +97,9 @@ def main(argv: list[str] | None = None) -> int:
         from connect_four.terminal.streams import ignore_interrupts  # deferred: start-up speed
 
         ignore_interrupts()
-        # The lobby's wait shows no prompt, but ^C may stand on its line.
+        # The cursor may sit after the lobby's wait's prompt, or ^C on its line.
         print(f"\n{program_name()}: {left}", file=sys.stderr)
-        return 130
+        return left.status
     except KeyboardInterrupt:
         # A second Ctrl-C while we shut down must not end in a traceback.
         from connect_four.terminal.streams import ignore_interrupts  # deferred: start-up speed
@@ -129,7 +129,14 @@ def play(settings: Settings) -> None:
             elif isinstance(step, Ask):
                 if keys is not None:
                     keys.listen()  # what was typed while waiting is no answer
-                typed = input(step.prompt) if step.news is None else _ask_unless_news(step)
+                try:
+                    typed = input(step.prompt) if step.news is None else _ask_unless_news(step)
+                except (KeyboardInterrupt, EOFError) as leaving:
+                    if not getattr(step.news, "hears_leaving", False):
+                        raise
+                    # The lobby's wait takes back what was open and says so (LeftWaiting).
+                    steps.throw(leaving)
+                    raise
                 if keys is not None:
                     if typed is None:
                         keys.listen()  # a line begun when the news came is no answer either
@@ -207,13 +214,14 @@ def _type_ahead(settings: Settings) -> TypeAhead | None:
 
 
 def _watched(settings: Settings) -> bool:
-    """Whether standard output is a terminal; only the computer's pause asks."""
-    if not settings.computer:
+    """Whether someone is at a terminal: standard output for the computer's pause, and
+    standard input too for the lobby's wait (a line there, or its end, leaves it)."""
+    if not (settings.computer or settings.lobby):
         return False
-    # Deferred for start-up speed: only a game with the computer needs it.
+    # Deferred for start-up speed: only a game with the computer, or the lobby, needs it.
     from connect_four.terminal.streams import is_terminal
 
-    return is_terminal(sys.stdout)
+    return is_terminal(sys.stdout) and (not settings.lobby or is_terminal(sys.stdin))
 
 
 def _wait(seconds: float) -> None:

@@ -9,7 +9,8 @@ without loading the parser, the session or the network client.
   :class:`ConnectionLost`, :class:`ServiceRefused` and :class:`BadResponse`
   derive from :class:`NetworkError`.
 - :class:`LeftWaiting`: the player left the lobby's wait for a game with
-  Ctrl-C (status 130); what they had open there is taken back.
+  Ctrl-C (status 130) or the end of input (1); what they had open there is
+  taken back.
 - :class:`ServerUnreachable`: one request got no answer; never shown, the
   network game retries it and raises :class:`ConnectionLost` when it gives up.
 """
@@ -58,7 +59,12 @@ class BadResponse(NetworkError):
 
 
 class LeftWaiting(Exception):
-    """Ctrl-C while the lobby waited for a game: the challenge or pairing is taken back; one line."""
+    """Ctrl-C (or the end of input) while the lobby waited for a game: the challenge or pairing
+    is taken back; the message is one line, ``status`` connect.py's exit status."""
+
+    def __init__(self, message: str, status: int = 130) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class ServerUnreachable(Exception):
