@@ -284,7 +284,8 @@ class Bot:
                 self.say(self._ending(game, ticket, ended))
                 return
             if status is not None and status.offer is not None and status.offer[1] != ticket.you:
-                self.answer_offer(game, me, address, ticket.token, status.offer[0])
+                think = self._budget(ticket, status)
+                self.answer_offer(game, me, address, ticket.token, status.offer[0], think)
                 status = patiently(self.client.read_status, address, ticket.token)
                 if status is not None and status.moves < len(game.moves):
                     game = Game(rules)  # taken back after all (not by the bot): replay
@@ -307,13 +308,21 @@ class Bot:
                 patiently(self.client.read_moves, ticket.game_id, len(game.moves), LOBBY_WAIT)
 
     def answer_offer(
-        self, game: Game, me: int, address: GameAddress, token: str | None, kind: str
+        self,
+        game: Game,
+        me: int,
+        address: GameAddress,
+        token: str | None,
+        kind: str,
+        think: float | None = None,
     ) -> None:
-        """Answer the other player's offer: a takeback declined, a draw as :func:`accepts_draw` says.
+        """Answer the other player's offer: a takeback declined, a draw as :func:`accepts_draw` says
+        (judged in ``think`` seconds, :attr:`think` when None).
 
         An offer gone meanwhile (withdrawn, or the game over) is left so.
         """
-        accept = kind == "draw" and accepts_draw(game, me, self.level, self.think)
+        seconds = self.think if think is None else think
+        accept = kind == "draw" and accepts_draw(game, me, self.level, seconds)
         try:
             patiently(self.client.friend_request, address, token, "answer", {"accept": accept})
         except ServiceRefused as refusal:
@@ -377,10 +386,8 @@ class Bot:
     ) -> bool:
         """Play the mover's column; False if the service says the game is over meanwhile."""
         token = ticket.token
-        left = None if status is None else status.clocks.get(ticket.you)
-        increment = float((ticket.clock or {}).get("increment", 0.0))
         try:
-            column = self.mover(game, move_budget(self.think, left, increment))
+            column = self.mover(game, self._budget(ticket, status))
         except AgentError as error:
             self.say(f"{error}: the bot quits game {address.game_id}")
             patiently(self.client.quit, address, token, secrets.token_hex(16))
@@ -394,6 +401,12 @@ class Bot:
             raise
         game.play(column)
         return True
+
+    def _budget(self, ticket: Ticket, status: FriendStatus | None) -> float:
+        """Seconds the bot may think now: :attr:`think`, less as its clock runs short."""
+        left = None if status is None else status.clocks.get(ticket.you)
+        increment = float((ticket.clock or {}).get("increment", 0.0))
+        return move_budget(self.think, left, increment)
 
     def _catch_up(self, game: Game, game_id: str) -> RemoteMove | None:
         """Play the moves the service has and the game not yet; the move that ended it, if a quit."""
