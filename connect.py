@@ -28,7 +28,7 @@ if sys.version_info < (3, 11):  # noqa: UP036 (pyproject says 3.11; older ones g
     )
     sys.exit(1)
 
-from connect_four.terminal.errors import PlayAborted, UsageError
+from connect_four.terminal.errors import LeftWaiting, PlayAborted, UsageError
 from connect_four.terminal.program import program_name
 from connect_four.terminal.session import converse
 from connect_four.terminal.settings import Settings
@@ -46,8 +46,9 @@ def main(argv: list[str] | None = None) -> int:
 
     0 when the games finished or a player quit (``q``, or a network friend);
     1 when input ended first or a network game lost its service, 2 for a
-    refused command line, 130 for Ctrl-C, 141 when the reader of the output
-    went away.
+    refused command line, 130 for Ctrl-C (also while the lobby waits for a
+    game: what was open there is taken back, as at the end of input there),
+    141 when the reader of the output went away.
     """
     args = sys.argv[1:] if argv is None else argv
     _read_input_exactly()
@@ -92,6 +93,13 @@ def main(argv: list[str] | None = None) -> int:
         # An option only the service's answer shows to be wrong (--join's --rows).
         print(f"connect.py: error: {error}", file=sys.stderr)
         return 2
+    except LeftWaiting as left:
+        from connect_four.terminal.streams import ignore_interrupts  # deferred: start-up speed
+
+        ignore_interrupts()
+        # The cursor may sit after the lobby's wait's prompt, or ^C on its line.
+        print(f"\n{program_name()}: {left}", file=sys.stderr)
+        return left.status
     except KeyboardInterrupt:
         # A second Ctrl-C while we shut down must not end in a traceback.
         from connect_four.terminal.streams import ignore_interrupts  # deferred: start-up speed
@@ -121,7 +129,14 @@ def play(settings: Settings) -> None:
             elif isinstance(step, Ask):
                 if keys is not None:
                     keys.listen()  # what was typed while waiting is no answer
-                typed = input(step.prompt) if step.news is None else _ask_unless_news(step)
+                try:
+                    typed = input(step.prompt) if step.news is None else _ask_unless_news(step)
+                except (KeyboardInterrupt, EOFError) as leaving:
+                    if not getattr(step.news, "hears_leaving", False):
+                        raise
+                    # The lobby's wait takes back what was open and says so (LeftWaiting).
+                    steps.throw(leaving)
+                    raise
                 if keys is not None:
                     if typed is None:
                         keys.listen()  # a line begun when the news came is no answer either
@@ -199,13 +214,14 @@ def _type_ahead(settings: Settings) -> TypeAhead | None:
 
 
 def _watched(settings: Settings) -> bool:
-    """Whether standard output is a terminal; only the computer's pause asks."""
-    if not settings.computer:
+    """Whether someone is at a terminal: standard output for the computer's pause, and
+    standard input too for the lobby's wait (a line there, or its end, leaves it)."""
+    if not (settings.computer or settings.lobby):
         return False
-    # Deferred for start-up speed: only a game with the computer needs it.
+    # Deferred for start-up speed: only a game with the computer, or the lobby, needs it.
     from connect_four.terminal.streams import is_terminal
 
-    return is_terminal(sys.stdout)
+    return is_terminal(sys.stdout) and (not settings.lobby or is_terminal(sys.stdin))
 
 
 def _wait(seconds: float) -> None:

@@ -65,6 +65,10 @@ class FriendExtras:
             self, connection: Connection, game_id: str, game: Game, extras: rules.Extras
         ) -> list[str]: ...
 
+        def lobby_rematch(
+            self, connection: Connection, previous: str, game_id: str
+        ) -> list[str]: ...
+
         def _tell(self, keys: list[str]) -> None: ...
 
     def settle(self, game_id: str) -> bool:
@@ -172,6 +176,7 @@ class FriendExtras:
                     return False
                 game = self._caught_up(connection, record, count, entry, extras)
                 state = rules.new_extras(None, len(record.players)) if extras is None else extras
+                rematch = state.get("rematch")
                 entry.game = None  # A change may replay or take back moves: trusted once stored.
                 try:
                     change(connection, record, game, state, player)
@@ -191,6 +196,8 @@ class FriendExtras:
                 if rules.outcome(state, game) is not None:
                     connection.execute("UPDATE games SET done = 1 WHERE game_id = ?", (game_id,))
                     told = self.lobby_game_ended(connection, game_id, game, state)
+                if state.get("rematch") not in (None, rematch):  # made by this change
+                    told += self.lobby_rematch(connection, game_id, str(state["rematch"]))
             self._tell(told)
             if state.get("takebacks"):
                 self._takebacks[game_id] = int(state["takebacks"])

@@ -3,7 +3,10 @@
 A player is present while they hold a lobby wait, or for
 :data:`~connect_four.service.lobby_rules.LOBBY_PRESENCE` seconds after a keyed
 call; presence is stored (``players.present_until``), so every process sees
-it. :meth:`Lobby.sweep`, run every :data:`SWEEP` seconds by each process,
+it. A wait stores its player present until its end plus that; when it ends
+sooner (answered, or its client gone) presence counts from then
+(:meth:`Lobby.let_go`), and a process keeps present the players whose waits
+it still holds, should another process's end have cut them short. :meth:`Lobby.sweep`, run every :data:`SWEEP` seconds by each process,
 drops the seeks and pairings of players gone and pairs waiting players whose
 rating gap has widened enough. A committed change wakes this process's
 waiters of the feeds it concerns (:meth:`Lobby.told`) and, through the
@@ -18,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable
 
@@ -71,6 +75,8 @@ class Lobby:
         self.events = events
         self.store = store
         self._view: tuple[int, float, bytes] | None = None
+        self._holds: dict[str, list[float]] = {}  # each held wait's presence end, by player
+        self._holds_lock = threading.Lock()  # the loop holds and lets go; a sweep's thread reads
         self.attach(store)
 
     def lobby_json(self) -> tuple[int, bytes]:
@@ -111,9 +117,47 @@ class Lobby:
         now = self.clock()
         return self.store.player_by_key(key_digest(key), now, now + hold + self.presence)
 
+    def hold(self, key: str, wait: float) -> tuple[str, float]:
+        """The player of ``key`` holding a wait of ``wait`` seconds here: their name and the end
+        of their presence, stored; :meth:`let_go` when the wait ends, whenever it does.
+
+        Raises:
+            KeyRejectedError: the key is no player's.
+        """
+        now = self.clock()
+        until = now + wait + self.presence
+        name, _ = self.store.player_by_key(key_digest(key), now, until)
+        with self._holds_lock:
+            self._holds.setdefault(name, []).append(until)
+        return name, until
+
+    def let_go(self, name: str, until: float) -> None:
+        """The wait :meth:`hold` made present until ``until`` ended: presence counts from now,
+        or to the end of another wait of the player's held here (a later call's stays)."""
+        with self._holds_lock:
+            held = self._holds.get(name, [])
+            if until in held:
+                held.remove(until)
+            target = max([self.clock() + self.presence, *held])
+            if not held:
+                self._holds.pop(name, None)
+        self.store.cut_presence(name, target, until)
+
     def sweep(self) -> None:
-        """Drop what players gone left in the lobby; pair who fits now (any process may)."""
-        self.store.sweep_lobby(self.clock())
+        """Drop what players gone left in the lobby; pair who fits now (any process may).
+
+        First the players holding waits here are kept present (until their
+        waits' ends at most), should another process's wait ending have cut
+        their presence short.
+        """
+        now = self.clock()
+        with self._holds_lock:
+            untils = {
+                name: min(now + self.presence, max(ends)) for name, ends in self._holds.items()
+            }
+        if untils:
+            self.store.keep_present(untils, now + self.presence / 2)
+        self.store.sweep_lobby(now)
 
     async def run(self) -> None:
         """Sweep every :data:`SWEEP` seconds until cancelled; a storage fault waits for the next."""

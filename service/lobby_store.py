@@ -12,6 +12,7 @@ is. Each change is one write transaction, on SQLite and PostgreSQL alike:
 - a lobby game's end is seen by the store in the transaction that ends it,
   whatever the path (:meth:`LobbyTables.lobby_game_ended`): its ratings are
   updated there, once, since the ``lobby_games`` row is marked done with them.
+  Its rematch is a lobby game too (:meth:`LobbyTables.lobby_rematch`).
 
 Every change bumps a version: the lobby's (one row of ``lobby_version``) and
 each player's concerned (``players.version``); the long polls compare them
@@ -322,6 +323,43 @@ class LobbyTables:
                     (until, name, until),
                 )
         return name, bot
+
+    def cut_presence(self, name: str, now_until: float, held_until: float) -> None:
+        """A wait of ``name`` that made them present until ``held_until`` ended: present until
+        ``now_until`` instead, unless a later call or wait (any process) made it later still."""
+        with self._transaction(write=True) as connection:
+            connection.execute(
+                "UPDATE players SET present_until = ?"
+                " WHERE name = ? AND present_until > ? AND present_until <= ?",
+                (now_until, name, now_until, held_until),
+            )
+
+    def keep_present(self, untils: dict[str, float], least: float) -> None:
+        """Players holding waits here present until ``untils[name]`` where their presence
+        ends before ``least`` (another process's wait ended and cut it): a read, and a write
+        only then."""
+        names = sorted(untils)
+        low: list[str] = []
+        with self._transaction() as connection:
+            for start in range(0, len(names), 500):
+                chunk = names[start : start + 500]
+                marks = ", ".join("?" * len(chunk))
+                low += [
+                    str(name)
+                    for (name,) in connection.execute(
+                        f"SELECT name FROM players WHERE name IN ({marks})"  # noqa: S608
+                        " AND present_until < ?",
+                        (*chunk, least),
+                    ).fetchall()
+                ]
+        if not low:
+            return
+        with self._transaction(write=True) as connection:
+            for name in low:
+                connection.execute(
+                    "UPDATE players SET present_until = ? WHERE name = ? AND present_until < ?",
+                    (untils[name], name, untils[name]),
+                )
 
     def lobby_player(self, name: str) -> tuple[str, bool, dict[str, Rating]]:
         """A player's name as registered, bot flag and ratings by pool.
@@ -636,6 +674,40 @@ class LobbyTables:
         return made
 
     # --- A lobby game's end: its ratings ------------------------------------
+
+    def lobby_rematch(self, connection: Connection, previous: str, game_id: str) -> list[str]:
+        """The rematch ``game_id`` of ``previous`` was just stored, in that transaction: the
+        rematch of a lobby game is a lobby game, of the same pool, rated if it was.
+
+        The colours are swapped, and so are the seats' nonces (each player's
+        token stays theirs, as the rematch keeps it). Returns the hub keys to
+        tell after the commit (none for other games).
+        """
+        row = connection.execute(
+            "SELECT x, o, pool, spec, nonces, bots FROM lobby_games WHERE game_id = ?",
+            (previous,),
+        ).fetchone()
+        if row is None:
+            return []
+        names = (str(row[1]), str(row[0]))
+        pool = str(row[2])
+        before = [_rating_row(self._rating(connection, name, pool)) for name in names]
+        connection.execute(
+            "INSERT INTO lobby_games (game_id, x, o, pool, spec, nonces, bots, ratings_before,"
+            " started) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                names[0],
+                names[1],
+                pool,
+                str(row[3]),
+                json.dumps(json.loads(row[4])[::-1]),
+                json.dumps(json.loads(row[5])[::-1]),
+                json.dumps(before),
+                self.clock(),
+            ),
+        )
+        return self._changed(connection, names, lobby_too=True)
 
     def lobby_game_ended(
         self, connection: Connection, game_id: str, game: Game, extras: rules.Extras

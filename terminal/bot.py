@@ -12,6 +12,14 @@ engine at a level (``--level``, as ``connect.py --computer``) or from a
 Kaggle ConnectX agent (``--agent FILE.py``, any file defining
 ``agent(observation, configuration) -> int``).
 
+It answers the other player's offers (:meth:`Bot.answer_offer`): a
+takeback is always declined; a draw is accepted unless the engine, searching
+as the bot's level does (:func:`accepts_draw`), finds the bot better off. When
+a game ends it waits ``--rematch-wait`` seconds (15 by default; 0: never) for
+the other player's rematch offer and accepts it. In a game with a clock it
+thinks at most :func:`move_budget` seconds a move, less than ``--think`` once
+its time runs short.
+
 Unlike connect.py it is a program of its own, not the course's game: it
 prints its progress (never its key) with ``print``.
 """
@@ -30,20 +38,27 @@ from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 from connect_four.engine import EngineError, Game, Rules
+from connect_four.engine.analysis import analyse, deepen, position_of
+from connect_four.engine.budget import deadline_for, now
+from connect_four.engine.outlook import LIKELY_WIN_MARGIN
 from connect_four.engine.solver import LEVELS, choose_move
 
 from .errors import NetworkError, ServerUnreachable, ServiceRefused
 from .lobby import LOBBY_WAIT, LobbyClient, Ticket
-from .network import GameAddress, RemoteMove, parse_server_url
+from .network import FriendStatus, GameAddress, RemoteMove, parse_server_url
 from .player_keys import KeyFileError, StoredPlayer, read_player, save_player
 
 __all__ = [
     "RETRY_SECONDS",
+    "REMATCH_WAIT",
+    "MIN_THINK",
     "AgentError",
     "BotError",
     "EngineMover",
     "AgentMover",
     "load_agent",
+    "accepts_draw",
+    "move_budget",
     "Bot",
     "main",
 ]
@@ -51,11 +66,23 @@ __all__ = [
 RETRY_SECONDS = 60.0
 """How long a service that does not answer is retried before the bot gives up."""
 
+REMATCH_WAIT = 15.0
+"""Seconds the bot waits, after a game, for the other player's rematch offer (``--rematch-wait``)."""
+
+MIN_THINK = 0.05
+"""The least a move is given to think, however short the clock (the network takes its part too)."""
+
+MOVES_LEFT = 20
+"""The moves a clock's time left is shared among: a move thinks at most that share of it."""
+
 Result = TypeVar("Result")
 Arguments = ParamSpec("Arguments")
 
-Mover = Callable[[Game], int]
-"""What picks the bot's column in a game (the player to move is the bot)."""
+Mover = Callable[[Game, float], int]
+"""What picks the bot's column in a game (the player to move is the bot), in at most the seconds given."""
+
+_LEVEL_DEPTH = {1: 1, 2: 1, 3: 2, 4: 4}
+"""How deep each level below the top looks ahead when it judges a draw offer."""
 
 
 class BotError(Exception):
@@ -74,10 +101,10 @@ class EngineMover:
         self.think = think
         self._rng = random.Random(seed)
 
-    def __call__(self, game: Game) -> int:
-        return choose_move(
-            game, self.level, rng=self._rng, time_budget=self.think, time_limit=self.think
-        )
+    def __call__(self, game: Game, think: float | None = None) -> int:
+        """The engine's column; ``think`` seconds at most (the mover's own when None)."""
+        seconds = self.think if think is None else think
+        return choose_move(game, self.level, rng=self._rng, time_budget=seconds, time_limit=seconds)
 
 
 class _Struct(dict[str, object]):
@@ -106,14 +133,16 @@ class AgentMover:
         self.agent = agent
         self.think = think
 
-    def __call__(self, game: Game) -> int:
+    def __call__(self, game: Game, think: float | None = None) -> int:
+        """The agent's column, asked with ``think`` seconds as its ``actTimeout`` (its own when None)."""
+        seconds = self.think if think is None else think
         rules = game.rules
         board = [0 if cell is None else cell + 1 for row in game.grid() for cell in row]
         mark = (game.to_move or 0) + 1
         observation = _Struct(board=board, mark=mark, step=len(game.moves),
                               remainingOverageTime=60)  # fmt: skip
         configuration = _Struct(rows=rules.rows, columns=rules.columns, inarow=rules.connect,
-                                actTimeout=self.think, timeout=self.think,
+                                actTimeout=seconds, timeout=seconds,
                                 episodeSteps=rules.rows * rules.columns + 1)  # fmt: skip
         try:
             column = self.agent(observation, configuration)
@@ -159,6 +188,45 @@ def load_agent(source: str) -> Callable[[object, object], object]:
     return functions[-1]  # type: ignore[no-any-return]
 
 
+def accepts_draw(game: Game, me: int, level: int, think: float) -> bool:
+    """Whether the bot (player ``me``) accepts a draw offered in ``game``: yes unless it is better off.
+
+    Judged as the bot's level plays: the top level (and an agent, judged as
+    the top level) with the engine's analysis (opening book, exact search,
+    heuristic) in ``think`` seconds; the levels below with the heuristic
+    search as deep as each looks ahead. Better off: a win proven, or an
+    estimate the engine calls a likely win (:data:`LIKELY_WIN_MARGIN`).
+
+    >>> opening = Game.from_moves("3", Rules(rows=6, columns=7))  # X (0) in the centre: X wins
+    >>> accepts_draw(opening, 0, 5, 0.5), accepts_draw(opening, 1, 5, 0.5)
+    (False, True)
+    """
+    if level >= max(LEVELS):
+        analysis = analyse(game, time_budget=think, time_limit=think)
+    else:
+        deadline = deadline_for(now(), think, think)
+        analysis = deepen(position_of(game), think, deadline, 0, _LEVEL_DEPTH[level])
+    score = analysis.score if game.to_move == me else -analysis.score
+    better = score > 0 if analysis.exact else score >= LIKELY_WIN_MARGIN
+    return not better
+
+
+def move_budget(think: float, left: float | None, increment: float = 0.0) -> float:
+    """Seconds the next move may think: ``think``, or less once the clock's ``left`` runs short.
+
+    A :data:`MOVES_LEFT`-th of the time left plus most of the increment,
+    never under :data:`MIN_THINK`; without a clock (``left`` None), ``think``.
+
+    >>> move_budget(1.0, None), move_budget(1.0, 300.0), move_budget(1.0, 10.0, 0.0)
+    (1.0, 1.0, 0.5)
+    >>> move_budget(1.0, 0.2), move_budget(5.0, 10.0, 2.0)
+    (0.05, 2.1)
+    """
+    if left is None:
+        return think
+    return max(MIN_THINK, min(think, left / MOVES_LEFT + 0.8 * increment))
+
+
 class Bot:
     """One bot player on one service: it finds games and plays them with ``mover``.
 
@@ -172,19 +240,30 @@ class Bot:
         mover: Mover,
         options: dict[str, object],
         say: Callable[[str], None] = print,
+        *,
+        level: int = max(LEVELS),
+        think: float = 1.0,
+        rematch_wait: float = REMATCH_WAIT,
     ) -> None:
         self.client = client
         self.name = name
         self.mover = mover
         self.options = options
         self.say = say
+        self.level = level  # how draw offers are judged (accepts_draw)
+        self.think = think  # seconds a move at most, the clock's share permitting
+        self.rematch_wait = rematch_wait
         self.played: set[str] = set()
 
     def run(self, mode: str, games: int) -> None:
         """Find and play games (``accept``, ``seek`` or ``pair``) until ``games`` are played (0: forever)."""
         while games == 0 or len(self.played) < games:
-            ticket = self._unfinished_game() or self._find_game(mode)
-            self.play(ticket)
+            ticket: Ticket | None = self._unfinished_game() or self._find_game(mode)
+            while ticket is not None:
+                self.play(ticket)
+                if games and len(self.played) >= games:
+                    return
+                ticket = self.rematch(ticket)
 
     def play(self, ticket: Ticket) -> None:
         """Play the game of ``ticket`` to its end."""
@@ -204,8 +283,15 @@ class Bot:
             if ended is not None or game.is_over() or done:
                 self.say(self._ending(game, ticket, ended))
                 return
+            if status is not None and status.offer is not None and status.offer[1] != ticket.you:
+                think = self._budget(ticket, status)
+                self.answer_offer(game, me, address, ticket.token, status.offer[0], think)
+                status = patiently(self.client.read_status, address, ticket.token)
+                if status is not None and status.moves < len(game.moves):
+                    game = Game(rules)  # taken back after all (not by the bot): replay
+                continue
             if game.to_move == me:
-                if not self._move(game, address, ticket.token):
+                if not self._move(game, address, ticket, status):
                     # Refused as over (a flag fell, a draw was claimed): the service says how.
                     status = patiently(self.client.read_status, address, ticket.token)
                     if status is None or not status.done:
@@ -221,10 +307,87 @@ class Bot:
             else:  # a service without games between friends: wait on the move list
                 patiently(self.client.read_moves, ticket.game_id, len(game.moves), LOBBY_WAIT)
 
-    def _move(self, game: Game, address: GameAddress, token: str | None) -> bool:
-        """Play the mover's column; False if the service says the game is over meanwhile."""
+    def answer_offer(
+        self,
+        game: Game,
+        me: int,
+        address: GameAddress,
+        token: str | None,
+        kind: str,
+        think: float | None = None,
+    ) -> None:
+        """Answer the other player's offer: a takeback declined, a draw as :func:`accepts_draw` says
+        (judged in ``think`` seconds, :attr:`think` when None).
+
+        An offer gone meanwhile (withdrawn, or the game over) is left so.
+        """
+        seconds = self.think if think is None else think
+        accept = kind == "draw" and accepts_draw(game, me, self.level, seconds)
         try:
-            column = self.mover(game)
+            patiently(self.client.friend_request, address, token, "answer", {"accept": accept})
+        except ServiceRefused as refusal:
+            if refusal.status != 409:
+                raise
+            return
+        self.say(f"{'Accepted' if accept else 'Declined'} a {kind} in game {address.game_id}.")
+
+    def rematch(self, ticket: Ticket) -> Ticket | None:
+        """The rematch of the finished game of ``ticket``, if its other player offers one in time.
+
+        Waits :attr:`rematch_wait` seconds for the offer (pushed, the status's
+        long poll) and accepts it; the new game has the colours swapped, the
+        same board, clock and token.
+        """
+        if self.rematch_wait <= 0 or ticket.token is None:
+            return None
+        address = GameAddress(self.client.base, ticket.game_id, ticket.you)
+        deadline = time.monotonic() + self.rematch_wait
+        status = patiently(self.client.read_status, address, ticket.token)
+        while status is not None:
+            if status.offer is not None and status.offer[0] == "rematch":
+                if status.offer[1] != ticket.you:
+                    return self._accept_rematch(ticket, address)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            status = patiently(self.client.read_status, address, ticket.token, status.version, left)
+        return None
+
+    def _accept_rematch(self, ticket: Ticket, address: GameAddress) -> Ticket | None:
+        try:
+            made = patiently(
+                self.client.friend_request, address, ticket.token, "answer", {"accept": True}
+            )
+        except ServiceRefused as refusal:
+            if refusal.status != 409:
+                raise
+            return None  # withdrawn meanwhile
+        game_id = made.get("rematch")
+        if not isinstance(game_id, str):
+            raise BotError(f"the service made no rematch of game {ticket.game_id}")
+        self.say(f"Accepted a rematch of game {ticket.game_id}: game {game_id}.")
+        return Ticket(
+            {
+                "gameId": game_id,
+                "players": ticket.players[::-1],
+                "you": ticket.you,
+                "token": ticket.token,
+                "pool": ticket.pool,
+                "rated": ticket.rated,
+                "rows": ticket.rows,
+                "columns": ticket.columns,
+                "connect": ticket.connect,
+                "clock": ticket.clock,
+            }
+        )
+
+    def _move(
+        self, game: Game, address: GameAddress, ticket: Ticket, status: FriendStatus | None
+    ) -> bool:
+        """Play the mover's column; False if the service says the game is over meanwhile."""
+        token = ticket.token
+        try:
+            column = self.mover(game, self._budget(ticket, status))
         except AgentError as error:
             self.say(f"{error}: the bot quits game {address.game_id}")
             patiently(self.client.quit, address, token, secrets.token_hex(16))
@@ -238,6 +401,12 @@ class Bot:
             raise
         game.play(column)
         return True
+
+    def _budget(self, ticket: Ticket, status: FriendStatus | None) -> float:
+        """Seconds the bot may think now: :attr:`think`, less as its clock runs short."""
+        left = None if status is None else status.clocks.get(ticket.you)
+        increment = float((ticket.clock or {}).get("increment", 0.0))
+        return move_budget(self.think, left, increment)
 
     def _catch_up(self, game: Game, game_id: str) -> RemoteMove | None:
         """Play the moves the service has and the game not yet; the move that ended it, if a quit."""
@@ -354,7 +523,15 @@ def main(argv: list[str] | None = None) -> int:
         )
         client = LobbyClient(server)
         name = _sign_in(client, server, options.name)
-        bot = Bot(client, name, mover, _game_options(options))
+        bot = Bot(
+            client,
+            name,
+            mover,
+            _game_options(options),
+            level=max(LEVELS) if options.agent is not None else options.level,
+            think=options.think,
+            rematch_wait=options.rematch_wait,
+        )
         bot.run("seek" if options.seek else "pair" if options.pair else "accept", options.games)
     except (BotError, KeyFileError, NetworkError, EngineError) as error:
         print(f"connect-four-bot: {error}", file=sys.stderr)
@@ -444,6 +621,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--casual", action="store_true", help="unrated games (--seek, --pair)")
     parser.add_argument("--games", type=int, default=0, help="stop after N games (0: never)")
+    parser.add_argument(
+        "--rematch-wait",
+        type=float,
+        default=REMATCH_WAIT,
+        metavar="S",
+        help=f"after a game, wait S seconds for a rematch offer and accept it "
+        f"({REMATCH_WAIT:g}; 0: never)",
+    )
     return parser
 
 

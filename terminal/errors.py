@@ -8,6 +8,9 @@ without loading the parser, the session or the network client.
 - :class:`PlayAborted`: a game cannot go on (status 1); its network kinds
   :class:`ConnectionLost`, :class:`ServiceRefused` and :class:`BadResponse`
   derive from :class:`NetworkError`.
+- :class:`LeftWaiting`: the player left the lobby's wait for a game with
+  Ctrl-C (status 130) or the end of input (1); what they had open there is
+  taken back.
 - :class:`ServerUnreachable`: one request got no answer; never shown, the
   network game retries it and raises :class:`ConnectionLost` when it gives up.
 """
@@ -21,6 +24,7 @@ __all__ = [
     "ConnectionLost",
     "ServiceRefused",
     "BadResponse",
+    "LeftWaiting",
     "ServerUnreachable",
 ]
 
@@ -52,6 +56,15 @@ class ServiceRefused(NetworkError):
 
 class BadResponse(NetworkError):
     """The service's answer is not one the drop-token API gives."""
+
+
+class LeftWaiting(Exception):
+    """Ctrl-C (or the end of input) while the lobby waited for a game: the challenge or pairing
+    is taken back; the message is one line, ``status`` connect.py's exit status."""
+
+    def __init__(self, message: str, status: int = 130) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class ServerUnreachable(Exception):

@@ -8,7 +8,9 @@ accepts one by its number, opens one (``n``), asks to play someone now
 game for them, the game is the existing network game
 (:func:`~connect_four.terminal.network_game.converse_over_network`), joined
 with the game's token. A challenge or a wait to be paired that the player
-leaves (Ctrl-C, end of input) is taken back on the service.
+leaves is taken back on the service, and said: ``q`` at a terminal's wait
+(status 0), the end of input there (status 1) or Ctrl-C (status 130; both
+:class:`~connect_four.terminal.errors.LeftWaiting`).
 
 A conversation of steps like the others: it shows and asks only through
 what it yields to connect.py, and never shows the key (but for
@@ -18,10 +20,18 @@ what it yields to connect.py, and never shows the key (but for
 from __future__ import annotations
 
 import os
+import threading
 
 from connect_four.engine import Rules
 
-from .errors import ConnectionLost, NetworkError, PlayAborted, ServerUnreachable, ServiceRefused
+from .errors import (
+    ConnectionLost,
+    LeftWaiting,
+    NetworkError,
+    PlayAborted,
+    ServerUnreachable,
+    ServiceRefused,
+)
 from .lobby import LOBBY_WAIT, LobbyClient, Seek, Ticket
 from .network_game import converse_over_network
 from .player_keys import (
@@ -44,7 +54,7 @@ if TYPE_CHECKING:
 
     Result = TypeVar("Result")
 
-__all__ = ["NAME_PROMPT", "CHOICE_PROMPT", "CHOICES", "converse_in_lobby"]
+__all__ = ["NAME_PROMPT", "CHOICE_PROMPT", "CHOICES", "WAIT_PROMPT", "converse_in_lobby"]
 
 NAME_PROMPT = "Your name in the lobby: "
 CHOICE_PROMPT = "Your choice: "
@@ -52,10 +62,19 @@ CHOICES = (
     "Type a challenge's number to accept it, n to open a challenge, p to play someone now, "
     "r to list again, q to leave."
 )
+WAIT_PROMPT = "Type q to leave (Ctrl-D or Ctrl-C too): "
+"""The prompt of the lobby's wait for a game at a terminal; the game coming ends it."""
+
+RETRY_SECONDS = 1.0
+"""Seconds before the wait at a terminal asks again a service that did not answer."""
 
 
-def converse_in_lobby(settings: Settings) -> Conversation[None]:
+def converse_in_lobby(settings: Settings, *, at_terminal: bool = False) -> Conversation[None]:
     """Sign in, find a game in the lobby, and play it over the network.
+
+    ``at_terminal``: the player types at a terminal, so the wait for a game
+    is a prompt the game's coming cuts short: ``q``, or the end of input,
+    leaves it (elsewhere typed lines are the moves to come, and wait).
 
     Raises:
         NetworkError: the service cannot be reached, or refuses what the lobby needs.
@@ -69,7 +88,7 @@ def converse_in_lobby(settings: Settings) -> Conversation[None]:
         yield Show(f"Your key on {server} (keep it secret; paste it on another device):")
         yield Show(str(client.key))
         return
-    ticket = yield from _find_game(client, name, settings)
+    ticket = yield from _find_game(client, name, settings, at_terminal)
     if ticket is None:
         return
     if ticket.token is None:
@@ -127,7 +146,9 @@ def _sign_in(client: LobbyClient, settings: Settings) -> Conversation[str]:
     return name
 
 
-def _find_game(client: LobbyClient, name: str, settings: Settings) -> Conversation[Ticket | None]:
+def _find_game(
+    client: LobbyClient, name: str, settings: Settings, at_terminal: bool
+) -> Conversation[Ticket | None]:
     """The game the player ends up in through the lobby; None when they leave."""
     while True:
         lobby = _call(client, client.lobby)
@@ -140,9 +161,9 @@ def _find_game(client: LobbyClient, name: str, settings: Settings) -> Conversati
         if choice in ("", "r"):
             continue
         if choice == "n":
-            return (yield from _seek(client, settings))
+            return (yield from _seek(client, settings, at_terminal))
         if choice == "p":
-            return (yield from _pair(client, settings))
+            return (yield from _pair(client, settings, at_terminal))
         if choice.isascii() and choice.isdigit() and 1 <= int(choice) <= len(seeks):
             seek = seeks[int(choice) - 1]
             try:
@@ -167,58 +188,149 @@ def _show_seeks(seeks: list[Seek]) -> Conversation[None]:
 
 
 def _game_options(settings: Settings) -> dict[str, object]:
-    """A challenge's or a pairing's game: the command line's board and clock, rated."""
+    """A challenge's or a pairing's game: the command line's board, clock and --casual."""
     rules = settings.rules
     return {
         "rows": rules.rows,
         "columns": rules.columns,
         "connect": rules.connect,
         "clock": settings.clock,
-        "rated": True,
+        "rated": settings.rated,
     }
 
 
-def _seek(client: LobbyClient, settings: Settings) -> Conversation[Ticket]:
+def _seek(
+    client: LobbyClient, settings: Settings, at_terminal: bool
+) -> Conversation[Ticket | None]:
     """Open a challenge and wait for someone to accept it; taken back if the player leaves."""
-    seek = _call(client, client.create_seek, _game_options(settings))
+    # The games known before the challenge opens: it may be accepted before the first look.
+    known = _running_games(client)
+    seek = _call(
+        client, client.create_seek, {**_game_options(settings), "colour": settings.seek_colour}
+    )
     yield Show(f"Your challenge is open: {seek.describe()}")
-    yield Show("Waiting for someone to accept it... (Ctrl-C leaves)")
-    taken = False
+    yield Show("Waiting for someone to accept it... (Ctrl-C takes it back)")
+    ticket = None
     try:
-        ticket = _wait_for_game(client)
-        taken = True
-        return ticket
+        ticket = yield from _wait_for_game(client, known, at_terminal)
+    except KeyboardInterrupt:
+        raise LeftWaiting("you left before anyone accepted: your challenge is taken back") from None
+    except EOFError:
+        raise LeftWaiting(
+            "input ended before anyone accepted: your challenge is taken back", 1
+        ) from None
     finally:
-        if not taken:
+        if ticket is None:
             _quietly(lambda: client.cancel_seek(seek.seek_id))
+    if ticket is None:
+        yield Show("Your challenge is taken back.")
+    return ticket
 
 
-def _pair(client: LobbyClient, settings: Settings) -> Conversation[Ticket]:
+def _pair(
+    client: LobbyClient, settings: Settings, at_terminal: bool
+) -> Conversation[Ticket | None]:
     """Ask to play someone now, and wait until the service pairs the player."""
+    known = _running_games(client)  # before asking: the pairing may come before the first look
     ticket = _call(client, client.pair, _game_options(settings))
     if ticket is not None:
         return ticket
-    yield Show("Waiting for someone to play... (Ctrl-C leaves)")
-    paired = False
+    yield Show("Waiting for someone to play... (Ctrl-C stops waiting)")
     try:
-        ticket = _wait_for_game(client)
-        paired = True
-        return ticket
+        ticket = yield from _wait_for_game(client, known, at_terminal)
+    except KeyboardInterrupt:
+        raise LeftWaiting("you left before anyone came: you no longer wait to play") from None
+    except EOFError:
+        raise LeftWaiting("input ended before anyone came: you no longer wait to play", 1) from None
     finally:
-        if not paired:
+        if ticket is None:
             _quietly(client.stop_pairing)
+    if ticket is None:
+        yield Show("You no longer wait to play.")
+    return ticket
 
 
-def _wait_for_game(client: LobbyClient) -> Ticket:
-    """The player's next running game, as ``GET /lobby/me`` pushes it."""
+def _running_games(client: LobbyClient) -> frozenset[str]:
+    """The ids of the player's games in progress now, as ``GET /lobby/me`` lists them."""
     mine = _call(client, client.my_lobby)
-    known = {ticket.game_id for ticket in client.my_games(mine)}
+    return frozenset(
+        ticket.game_id for ticket in client.my_games(mine) if ticket.state == "IN_PROGRESS"
+    )
+
+
+def _wait_for_game(
+    client: LobbyClient, known: frozenset[str], at_terminal: bool
+) -> Conversation[Ticket | None]:
+    """The player's first running game not in ``known``; None if they leave first (``q``).
+
+    At a terminal the wait is :data:`WAIT_PROMPT`, cut short by the game
+    (:class:`_GameWatch`); elsewhere a plain wait, ``GET /lobby/me`` pushing the game.
+    """
+    if at_terminal:
+        while True:
+            watch = _GameWatch(client, known)  # one a prompt: its end stops it
+            typed = yield Ask(WAIT_PROMPT, watch)
+            if typed is None and watch.ticket is not None:
+                return watch.ticket
+            if typed is None:
+                break  # the watch gave up (the service refused): the plain wait says why
+            if typed.strip().lower() == "q":
+                return None
+    mine = _call(client, client.my_lobby)
     while True:
-        for ticket in client.my_games(mine):
-            if ticket.game_id not in known and ticket.state == "IN_PROGRESS":
-                return ticket
+        ticket = _new_game(client, mine, known)
+        if ticket is not None:
+            return ticket
         version = int(str(mine["version"]))
         mine = _call(client, client.my_lobby, version, LOBBY_WAIT)
+
+
+def _new_game(client: LobbyClient, mine: dict[str, object], known: frozenset[str]) -> Ticket | None:
+    for ticket in client.my_games(mine):
+        if ticket.game_id not in known and ticket.state == "IN_PROGRESS":
+            return ticket
+    return None
+
+
+class _GameWatch:
+    """The news the lobby's wait at a terminal waits for besides the player: their next game.
+
+    connect.py runs :meth:`wait` in a thread of its own while the prompt
+    shows: long polls of ``GET /lobby/me`` on a client of its own, so that
+    :meth:`stop` cuts only them short. It shows nothing and raises nothing.
+    :attr:`hears_leaving`: connect.py throws Ctrl-C or the end of input at
+    the prompt into the conversation, which takes back what was open.
+    """
+
+    hears_leaving = True
+
+    def __init__(self, client: LobbyClient, known: frozenset[str]) -> None:
+        self._client = LobbyClient(client.base, client.key, client.timeout)
+        self.known = known
+        self.ticket: Ticket | None = None
+        self._stopped = threading.Event()
+
+    def wait(self) -> bool:
+        """Block until the player has a new game (True), or :meth:`stop` or a refusal (False)."""
+        version: int | None = None
+        while not self._stopped.is_set():
+            try:
+                mine = self._client.my_lobby(version, None if version is None else LOBBY_WAIT)
+            except ServerUnreachable:
+                self._stopped.wait(RETRY_SECONDS)
+                continue
+            except NetworkError:
+                return False
+            self.ticket = _new_game(self._client, mine, self.known)
+            if self.ticket is not None:
+                return True
+            version = int(str(mine["version"]))
+        return False
+
+    def stop(self) -> None:
+        """End a :meth:`wait` under way at once, its request included (from another thread)."""
+        self._stopped.set()
+        self._client.abort()
 
 
 def _call(client: LobbyClient, request: Callable[..., Result], *args: object) -> Result:

@@ -186,6 +186,8 @@ def _refuse_ignored_options(options: argparse.Namespace) -> None:
         ("--friend", options.friend is not None, options.server is not None, "--server"),
         ("--lobby", options.lobby, options.server is not None, "--server"),
         ("--show-key", options.show_key, options.lobby, "--lobby"),
+        ("--casual", options.casual, options.lobby, "--lobby"),
+        ("--seek-colour", options.seek_colour is not None, options.lobby, "--lobby"),
         ("--token", options.token is not None, options.join is not None, "--join"),
         ("--clock", options.clock is not None, options.server is not None, "--server"),
     ]
@@ -284,6 +286,8 @@ def _read_network_options(options: argparse.Namespace, settings: Settings) -> No
         raise UsageError("--friend cannot be used with --lobby: the lobby finds the other player")
     settings.lobby = options.lobby
     settings.show_key = options.show_key
+    settings.rated = not options.casual
+    settings.seek_colour = options.seek_colour or "random"
     settings.name_given = options.name is not None
     players = (options.name or "player1", options.friend or "player2")
     for option, name in zip(("--name", "--friend"), players, strict=True):
@@ -632,6 +636,16 @@ def _add_network_options(parser: argparse.ArgumentParser) -> None:
         help="with --server: the service's lobby instead of a new game: accept an open "
         "challenge, open one, or play someone now (your key is kept in "
         "$XDG_CONFIG_HOME/connect-four/players.json; $CONNECT_FOUR_KEY overrides it)",
+    )
+    network.add_argument(
+        "--casual",
+        action="store_true",
+        help="with --lobby: your challenges and pairings are unrated (rated by default)",
+    )
+    network.add_argument(
+        "--seek-colour",
+        choices=("X", "O", "random"),
+        help="with --lobby: the colour your challenges ask for (X moves first; default random)",
     )
     network.add_argument(
         "--show-key",

@@ -33,7 +33,8 @@ def converse(settings: Settings, *, at_terminal: bool = False) -> Conversation[N
 
     ``at_terminal`` tells whether someone watches standard output: the
     computer playing both sides then pauses between its moves
-    (:meth:`Settings.pause_seconds`).
+    (:meth:`Settings.pause_seconds`); in the lobby, that someone types at a
+    terminal too, and may leave its wait for a game with a line.
 
     >>> steps = converse(Settings())
     >>> next(steps).text.splitlines()[:2]
@@ -46,7 +47,7 @@ def converse(settings: Settings, *, at_terminal: bool = False) -> Conversation[N
     if settings.network is not None and settings.lobby:
         from .lobby_game import converse_in_lobby  # deferred: it loads the HTTP client
 
-        yield from converse_in_lobby(settings)
+        yield from converse_in_lobby(settings, at_terminal=at_terminal)
         return
     if settings.network is not None:
         # Deferred for start-up speed: the network game loads the HTTP client.

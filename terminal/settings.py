@@ -79,9 +79,12 @@ class Settings:
         self.clock: dict[str, float] | None = None
         # --lobby on --server: find a game in the service's lobby (the key
         # file's player, or a new one named --name when given), and
-        # --show-key: show that player's key instead.
+        # --show-key: show that player's key instead; --casual: its challenges
+        # and pairings unrated; --seek-colour: the colour its challenges ask for.
         self.lobby = False
         self.show_key = False
+        self.rated = True
+        self.seek_colour = "random"
         self.name_given = False
         # --watch: the id of the game followed without playing, else None.
         self.watching: str | None = None

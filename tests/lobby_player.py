@@ -149,3 +149,53 @@ def play_out(base: str, ticket: dict[str, Any], choose: Chooser) -> dict[str, An
         else:
             HTTP.get(f"{url}/moves", params={"start": len(moves), "wait": 10}, timeout=40)
     raise AssertionError(f"game {game_id} did not end")
+
+
+def friend_status(base: str, ticket: dict[str, Any], since: str | None = None) -> dict[str, Any]:
+    """The game's status for the ticket's player (``GET /friend_game``); with ``since``, the next."""
+    params = {"player": ticket["you"]}
+    if since is not None:
+        params.update(since=since, wait="10")
+    answer = HTTP.get(
+        f"{base}/friend_game/{ticket['gameId']}",
+        params=params,
+        headers=bearer(ticket["token"]),
+        timeout=40,
+    )
+    assert answer.status_code == 200, answer.text
+    status: dict[str, Any] = answer.json()
+    return status
+
+
+def offer(base: str, ticket: dict[str, Any], kind: str) -> None:
+    """Offer ``kind`` (draw, takeback, rematch) to the other player of the ticket's game."""
+    answer = HTTP.post(
+        f"{base}/friend_game/{ticket['gameId']}/{ticket['you']}/offer",
+        json={"kind": kind},
+        headers=bearer(ticket["token"]),
+        timeout=30,
+    )
+    assert answer.status_code == 200, answer.text
+
+
+def status_when(
+    base: str, ticket: dict[str, Any], condition: Callable[[dict[str, Any]], bool], what: str
+) -> dict[str, Any]:
+    """The game's status once ``condition`` holds for it (pushed: ``since``/``wait``)."""
+    deadline = time.monotonic() + DEADLINE
+    status = friend_status(base, ticket)
+    while not condition(status):
+        assert time.monotonic() < deadline, f"never {what}: {status}"
+        status = friend_status(base, ticket, status["version"])
+    return status
+
+
+def play(base: str, ticket: dict[str, Any], column: int) -> None:
+    """Play ``column`` as the ticket's player."""
+    answer = HTTP.post(
+        f"{base}/drop_token/{ticket['gameId']}/{ticket['you']}",
+        json={"column": column},
+        headers=bearer(ticket["token"]),
+        timeout=30,
+    )
+    assert answer.status_code == 200, answer.text

@@ -23,6 +23,10 @@ from typing import Any
 
 import pytest
 
+from connect_four.terminal.lobby import LobbyClient, Seek, Ticket
+from connect_four.terminal.lobby_game import CHOICE_PROMPT, converse_in_lobby
+from connect_four.terminal.options import parse_options
+from connect_four.terminal.steps import Ask, Show
 from connect_support import CONNECT, ROOT, default_sigint
 from lobby_player import (
     DEADLINE,
@@ -184,7 +188,11 @@ def test_ctrl_c_while_a_challenge_waits_takes_it_back(base: str, tmp_path: Path)
     terminal.send_signal(signal.SIGINT)
     printed, problems = terminal.communicate(timeout=DEADLINE)
     assert terminal.returncode == 130, problems
-    assert "Waiting for someone to accept it... (Ctrl-C leaves)" in printed
+    assert "Waiting for someone to accept it... (Ctrl-C takes it back)" in printed
+    assert problems.splitlines()[-1] == (
+        "connect.py: you left before anyone accepted: your challenge is taken back"
+    )
+    assert "Traceback" not in problems
     assert [seek for seek in lobby(base, watcher)["seeks"] if seek["by"] == "hank"] == []
 
 
@@ -224,6 +232,29 @@ def test_a_challenge_opened_at_the_terminal_is_accepted_and_played(
     assert "Game finished." in shown.stdout
 
 
+def test_a_casual_challenge_for_o_is_opened_as_asked_and_played(base: str, tmp_path: Path) -> None:
+    lea = register(base, "lea")
+
+    def accept_maxs_challenge() -> dict[str, Any]:
+        seek = wait_for_seek(base, lea, "max")
+        assert (seek["colour"], seek["rated"]) == ("O", False)
+        answer = HTTP.post(
+            f"{base}/lobby/seeks/{seek['id']}/accept", json={}, headers=bearer(lea), timeout=30
+        )
+        assert answer.status_code == 201, answer.text
+        return dict(answer.json())
+
+    opponent = Opponent(base, accept_maxs_challenge, [2, 3, 4, 5, 6])
+    opponent.start()
+    shown = run_lobby(base, tmp_path, "max\nn\n" + "0\n" * 8, "--casual", "--seek-colour", "O")
+    opponent.check()
+    assert shown.returncode == 0, shown.stderr
+    assert opponent.ticket["players"] == ["lea", "max"]
+    assert ": 5 x 8, four in a row, untimed, casual, colour O" in shown.stdout
+    record = HTTP.get(f"{base}/lobby/games/{opponent.ticket['gameId']}", timeout=30).json()
+    assert record["rated"] is False and record["ratings"]["after"] is None
+
+
 def test_a_kept_key_the_service_does_not_know_is_said_without_showing_it(
     base: str, tmp_path: Path
 ) -> None:
@@ -236,3 +267,93 @@ def test_a_kept_key_the_service_does_not_know_is_said_without_showing_it(
     assert "secret-gone" not in shown.stdout + shown.stderr
     overridden = run_lobby(base, tmp_path, "q\n", key="env-secret-gone")
     assert "does not know the key of CONNECT_FOUR_KEY" in overridden.stderr
+
+
+def _joined_in_process(base: str, name: str, choice: str) -> list[str]:
+    """converse_in_lobby in this process as ``name``, choosing ``choice``: the lines up to the join.
+
+    A long poll of ``/lobby/me`` once the service has the player's game is
+    refused: the terminal would wait for a game it already has.
+    """
+    settings = parse_options(["--server", base, "--lobby", "--name", name])
+    steps = converse_in_lobby(settings)
+    shown: list[str] = []
+    typed: str | None = None
+    try:
+        while not any(line.startswith("Joined game") for line in shown):
+            step = steps.send(typed)
+            typed = None
+            if isinstance(step, Show):
+                shown.append(step.text)
+            elif isinstance(step, Ask):
+                assert step.prompt == CHOICE_PROMPT, step
+                typed = choice
+    finally:
+        steps.close()
+    return shown
+
+
+def test_a_challenge_accepted_before_the_terminal_waits_is_joined(
+    base: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The accept lands between the challenge's opening and the terminal's first look at its games.
+
+    The terminal took the games it had at that first look as old, so it
+    waited for ever for the game it was in (the hang of an O challenge's
+    test, once, in a loaded whole-suite run).
+    """
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.delenv("CONNECT_FOUR_KEY", raising=False)
+    nia = register(base, "nia")
+    tickets: list[dict[str, Any]] = []
+    create_seek, my_lobby = LobbyClient.create_seek, LobbyClient.my_lobby
+
+    def accepted_at_once(client: LobbyClient, options: dict[str, object]) -> Seek:
+        seek = create_seek(client, options)
+        answer = HTTP.post(
+            f"{base}/lobby/seeks/{seek.seek_id}/accept", json={}, headers=bearer(nia), timeout=30
+        )
+        assert answer.status_code == 201, answer.text
+        tickets.append(answer.json())
+        return seek
+
+    def no_wait_once_accepted(
+        client: LobbyClient, since: int | None = None, wait: float | None = None
+    ) -> dict[str, object]:
+        assert not (tickets and wait), "the terminal waits for a game it already has"
+        return my_lobby(client, since, wait)
+
+    monkeypatch.setattr(LobbyClient, "create_seek", accepted_at_once)
+    monkeypatch.setattr(LobbyClient, "my_lobby", no_wait_once_accepted)
+    shown = _joined_in_process(base, "omar", "n")
+    assert f"Joined game {tickets[0]['gameId']} on {base}: you are omar" in shown[-1]
+
+
+def test_a_pairing_made_before_the_terminal_waits_is_joined(
+    base: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the challenge above: the other player pairs before the terminal's first look."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.delenv("CONNECT_FOUR_KEY", raising=False)
+    pia = register(base, "pia")
+    tickets: list[dict[str, Any]] = []
+    pair, my_lobby = LobbyClient.pair, LobbyClient.my_lobby
+
+    def paired_at_once(client: LobbyClient, options: dict[str, object]) -> Ticket | None:
+        waiting = pair(client, options)
+        assert waiting is None, "nobody was waiting in the pool"
+        answer = HTTP.post(f"{base}/lobby/pair", json=options, headers=bearer(pia), timeout=30)
+        assert answer.status_code == 201, answer.text
+        tickets.append(answer.json())
+        return None
+
+    def no_wait_once_paired(
+        client: LobbyClient, since: int | None = None, wait: float | None = None
+    ) -> dict[str, object]:
+        assert not (tickets and wait), "the terminal waits for a game it already has"
+        return my_lobby(client, since, wait)
+
+    monkeypatch.setattr(LobbyClient, "pair", paired_at_once)
+    monkeypatch.setattr(LobbyClient, "my_lobby", no_wait_once_paired)
+    shown = _joined_in_process(base, "quin", "p")
+    assert f"Joined game {tickets[0]['gameId']} on {base}: you are quin" in shown[-1]

@@ -18,7 +18,7 @@ from test_connect_tmux import Tmux, run_in_pane
 from test_connect_tmux import tmux as tmux  # the fixture, asked for by its name
 
 from connect_support import CONNECT
-from server_support import Server
+from server_support import HTTP, Server
 
 pytestmark = pytest.mark.slow
 
@@ -60,5 +60,40 @@ def test_two_terminals_meet_in_the_lobby_and_play_a_whole_game(tmp_path: Path, t
             kept = (tmp_path / config / "connect-four" / "players.json").read_text()
             key = re.search(r'"key": "([^"]+)"', kept)[1]  # type: ignore[index]
             assert all(key not in tmux.screen(pane) for pane in (ann, bob))
+    finally:
+        service.close()
+
+
+@pytest.mark.parametrize(
+    ("choice", "keys", "said", "status"),
+    [
+        ("n", ["q", "Enter"], "Your challenge is taken back.", 0),
+        ("n", ["C-d"], "input ended before anyone accepted: your challenge is taken back", 1),
+        ("p", ["C-c"], "you left before anyone came: you no longer wait to play", 130),
+    ],
+)
+def test_a_terminal_leaves_its_wait_for_a_game_and_what_it_opened_is_taken_back(
+    tmp_path: Path, tmux: Tmux, choice: str, keys: list[str], said: str, status: int
+) -> None:
+    """At a terminal the wait is a prompt: q, Ctrl-D or Ctrl-C leave it, said, with no traceback."""
+    service = Server(tmp_path / "games.db")
+    service.start()
+    try:
+        pane = tmux.new_pane(run_in_pane(lobby_command(service.url, tmp_path / "cal")), first=True)
+        tmux.wait_for(pane, "Your name in the lobby: ")
+        tmux.type_line(pane, "cal")
+        tmux.wait_for(pane, "Your choice: ")
+        tmux.type_line(pane, choice)
+        tmux.wait_for(pane, "Type q to leave (Ctrl-D or Ctrl-C too): ")
+        lobby = HTTP.get(f"{service.url}/lobby", timeout=30).json()
+        assert [seek["by"] for seek in lobby["seeks"]] + list(lobby["waiting"]) == [
+            "cal" if choice == "n" else "6x7c4 untimed"
+        ]
+        tmux.run("send-keys", "-t", pane, *keys)
+        assert tmux.exit_status(pane) == status
+        screen = tmux.screen(pane)
+        assert said in screen and "Traceback" not in screen
+        lobby = HTTP.get(f"{service.url}/lobby", timeout=30).json()
+        assert (lobby["seeks"], lobby["waiting"]) == ([], {})
     finally:
         service.close()

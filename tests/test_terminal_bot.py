@@ -14,20 +14,25 @@ import re
 import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from connect_four.engine import Game, Rules
-from connect_four.terminal.bot import AgentError, AgentMover, load_agent
+from connect_four.terminal.bot import AgentError, AgentMover, Bot, load_agent
+from connect_four.terminal.lobby import LobbyClient
 from lobby_player import (
     DEADLINE,
     column_moves,
     first_open,
     lobby_service,
+    offer,
     open_seek,
+    play,
     play_out,
     register,
+    status_when,
     wait_for_game,
     wait_for_seek,
 )
@@ -108,7 +113,12 @@ def _start_bot(base: str, config: Path, *options: str) -> subprocess.Popen[str]:
 
 
 def _finish(bot: subprocess.Popen[str]) -> str:
-    printed, _ = bot.communicate(timeout=DEADLINE)
+    try:
+        printed, _ = bot.communicate(timeout=DEADLINE)
+    except subprocess.TimeoutExpired:
+        bot.kill()  # the test fails: no bot is left running after it
+        bot.communicate()
+        raise
     assert bot.returncode == 0, printed
     return printed
 
@@ -199,3 +209,86 @@ def test_the_bots_seek_carries_its_clock_and_casual_choice(tmp_path: Path) -> No
             bot.communicate()
         assert seek["clock"] == {"days": 2} and seek["rated"] is False
         assert (seek["rows"], seek["columns"], seek["pool"]) == (7, 8, "7x8c4 2d")
+
+
+@pytest.mark.slow
+def test_the_bot_declines_a_draw_when_better_and_a_takeback_and_accepts_a_rematch(
+    tmp_path: Path,
+) -> None:
+    with lobby_service(tmp_path) as base:
+        ann = register(base, "ann")
+        open_seek(base, ann, rows=6, columns=7, colour="O", rated=True)
+        options = ("--level", "5", "--games", "2", "--rematch-wait", str(DEADLINE))
+        bot = _start_bot(base, tmp_path / "conf", "--name", "robot", *options)
+        try:
+            ticket = wait_for_game(base, ann)
+            assert ticket["players"] == ["robot", "ann"]
+            # The bot (X) opened in the centre, a win for X: it declines a draw.
+            status_when(base, ticket, lambda status: status["moves"] == 1, "the bot's first move")
+            offer(base, ticket, "draw")
+            status = status_when(base, ticket, lambda status: "offer" not in status, "answered")
+            assert (status["state"], status["moves"]) == ("IN_PROGRESS", 1)
+            # Offers are made on ann's turn: a move withdraws one (the bot's would).
+            play(base, ticket, 0)
+            status_when(base, ticket, lambda status: status["moves"] == 3, "the bot's reply")
+            offer(base, ticket, "takeback")
+            status = status_when(base, ticket, lambda status: "offer" not in status, "answered")
+            assert (status["state"], status["moves"]) == ("IN_PROGRESS", 3)
+            play_out(base, ticket, first_open([0, 1, 2]))
+            offer(base, ticket, "rematch")
+            status = status_when(base, ticket, lambda status: "rematch" in status, "a rematch")
+            again = {**ticket, "gameId": status["rematch"], "players": ["ann", "robot"]}
+            play_out(base, again, first_open([0, 1, 2]))
+        finally:
+            printed = _finish(bot)
+        assert f"Declined a draw in game {ticket['gameId']}." in printed
+        assert f"Declined a takeback in game {ticket['gameId']}." in printed
+        assert f"Accepted a rematch of game {ticket['gameId']}: game {again['gameId']}." in printed
+        assert [move["player"] for move in column_moves(base, again["gameId"])][:2] == [
+            "ann",
+            "robot",
+        ]
+
+
+@pytest.mark.slow
+def test_the_bot_accepts_a_draw_when_it_is_worse_off(tmp_path: Path) -> None:
+    with lobby_service(tmp_path) as base:
+        ann = register(base, "ann")
+        open_seek(base, ann, rows=6, columns=7, colour="X", rated=False)
+        bot = _start_bot(base, tmp_path / "conf", "--name", "robot", "--level", "5", "--games", "1")
+        try:
+            ticket = wait_for_game(base, ann)
+            play(base, ticket, 3)  # the centre: X wins, the bot (O) is worse off
+            # Offered on ann's turn: a move withdraws an offer (the bot's would).
+            status_when(base, ticket, lambda status: status["moves"] == 2, "the bot's reply")
+            offer(base, ticket, "draw")
+            status = status_when(base, ticket, lambda status: "offer" not in status, "answered")
+        finally:
+            printed = _finish(bot)
+        assert (status["state"], status["reason"]) == ("DONE", "DRAW_AGREED")
+        assert f"Accepted a draw in game {ticket['gameId']}." in printed
+
+
+@pytest.mark.slow
+def test_the_bot_thinks_within_its_share_of_the_clock(tmp_path: Path) -> None:
+    with lobby_service(tmp_path) as base:
+        ann = register(base, "ann")
+        minute = {"minutes": 1, "increment": 0}
+        open_seek(base, ann, rows=5, columns=6, colour="X", rated=False, clock=minute)
+        thinks: list[float] = []
+        leftmost = first_open([])
+
+        def mover(game: Game, think: float) -> int:
+            thinks.append(think)
+            return leftmost(list(game.moves), 5, 6)
+
+        client = LobbyClient(base, register(base, "clocky", bot=True))
+        bot = Bot(client, "clocky", mover, {}, say=lambda line: None, think=30.0, rematch_wait=0)
+        runner = threading.Thread(target=bot.run, args=("accept", 1), daemon=True)
+        runner.start()
+        ticket = wait_for_game(base, ann)
+        play_out(base, ticket, first_open([5, 4, 3]))
+        runner.join(DEADLINE)
+        assert not runner.is_alive()
+        # A minute each: a move may think a twentieth of what is left, not --think's 30 s.
+        assert thinks and all(0 < think <= 3.0 for think in thinks), thinks

@@ -187,6 +187,11 @@ def test_help_shows_an_example_of_each_new_option():
         (["--token", "t"], "--token does nothing without --join"),
         (["--lobby"], "--lobby does nothing without --server"),
         (["--server", "http://h", "--show-key"], "--show-key does nothing without --lobby"),
+        (["--server", "http://h", "--casual"], "--casual does nothing without --lobby"),
+        (
+            ["--server", "http://h", "--seek-colour", "O"],
+            "--seek-colour does nothing without --lobby",
+        ),
         (
             ["--server", "http://h", "--lobby", "--friend", "bob"],
             "--friend cannot be used with --lobby",

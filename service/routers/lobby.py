@@ -11,6 +11,7 @@ lobby's feed is also a stream of Server-Sent Events (``/lobby/events``,
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -19,6 +20,7 @@ from fastapi import APIRouter, Depends, Header, Path, Query, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from ..dependencies import ClientDep, EventsDep, LobbyDep, LobbyStreamsDep, StoreDep
+from ..errors import StorageError
 from ..limits import MAX_STORED_INTEGER, MAX_WAIT
 from ..lobby import Lobby, bearer_key
 from ..lobby_rules import POOL_PATTERN, new_nonce, seat_token, token_digest_of
@@ -141,13 +143,23 @@ async def _answer(
     seen: object,
     read: Callable[[], Reading[bytes]],
     wait: float | None,
+    held: tuple[Lobby, str, float] | None = None,
 ) -> Response:
     """A feed's answer: ``read`` at once without ``wait``, else a long poll on ``watched``
-    holding one of the client's waits."""
+    holding one of the client's waits; ``held`` (the lobby, the player, their presence's end)
+    is let go when the wait ends, so that a client gone counts its presence from then."""
     if wait is None:
         return Response((await call_store(store, read)).answer, media_type="application/json")
-    with client.waiting():
-        body = await wait_for_news(events, store, watched, seen, read, wait, receive=client.receive)
+    try:
+        with client.waiting():
+            body = await wait_for_news(
+                events, store, watched, seen, read, wait, receive=client.receive
+            )
+    finally:
+        if held is not None:
+            lobby, name, until = held
+            with contextlib.suppress(StorageError):  # Presence then ends as the wait asked.
+                await call_store(store, lobby.let_go, name, until)
     return Response(body, media_type="application/json")
 
 
@@ -172,14 +184,19 @@ async def read_lobby(
     version to differ from since. A player who sends their key is present
     while the request waits (their seeks stay open).
     """
+    held = None
     if authorization is not None:
-        await _player(store, lobby, authorization, wait or 0.0)
+        if wait is None:
+            await _player(store, lobby, authorization)
+        else:
+            name, until = await call_store(store, lobby.hold, bearer_key(authorization), wait)
+            held = (lobby, name, until)
 
     def read() -> Reading[bytes]:
         version, body = lobby.lobby_json()
         return Reading(body, news=since is None or version != since)
 
-    return await _answer(store, events, client, LOBBY_KEY, ("lobby", since), read, wait)
+    return await _answer(store, events, client, LOBBY_KEY, ("lobby", since), read, wait, held)
 
 
 @router.get(
@@ -245,7 +262,12 @@ async def read_my_lobby(
     pairing) comes at once. The player is present while the request waits.
     """
     key = bearer_key(authorization)
-    name, _ = await call_store(store, lobby.player, key, wait or 0.0)
+    held = None
+    if wait is None:
+        name, _ = await call_store(store, lobby.player, key)
+    else:
+        name, until = await call_store(store, lobby.hold, key, wait)
+        held = (lobby, name, until)
 
     def read() -> Reading[bytes]:
         view, nonces = store.my_view(name)
@@ -254,7 +276,7 @@ async def read_my_lobby(
                 game["token"] = seat_token(key, nonce)
         return Reading(_json(view), news=since is None or view["version"] != since)
 
-    return await _answer(store, events, client, player_key(name), ("me", since), read, wait)
+    return await _answer(store, events, client, player_key(name), ("me", since), read, wait, held)
 
 
 # --- Seeks ------------------------------------------------------------------------

@@ -57,6 +57,8 @@ export class LobbyView {
     this.player = keptPlayer();
     /** @type {Set<string> | null} the games already known when the lobby opened */
     this.known = null;
+    /** @type {Set<string> | null} the open challenges already shown (announced, or there at first) */
+    this.seen = null;
     this.pool = "";
   }
 
@@ -183,6 +185,7 @@ export class LobbyView {
   /** @param {any} answer  GET /lobby: seeks, live games, waiting, online */
   showLobby(answer) {
     const mine = this.player?.name;
+    this.announceNewSeeks(answer.seeks, mine);
     $("seeks").replaceChildren(
       ...answer.seeks.map((/** @type {any} */ seek) => {
         const own = seek.by === mine;
@@ -208,6 +211,25 @@ export class LobbyView {
     $("live-empty").hidden = answer.live.length > 0;
     $("online").textContent = `${answer.online} online`;
     this.leaders();
+  }
+
+  /**
+   * Says the challenges of others that came since the last answer, once each, in the live region
+   * (for screen readers); those there when the lobby opened are not news.
+   * @param {any[]} seeks
+   * @param {string | undefined} mine
+   */
+  announceNewSeeks(seeks, mine) {
+    const seen = this.seen;
+    this.seen = new Set(seeks.map((seek) => seek.id)); // a seek gone never comes back: forget it
+    if (seen === null) return;
+    const news = seeks.filter((seek) => !seen.has(seek.id) && seek.by !== mine);
+    if (news.length === 0) return;
+    const words = news.map(
+      (seek) =>
+        `${seek.by} (${seek.bot ? "bot, " : ""}${Math.round(seek.rating)})${describeSeek(seek).replace(" · ", ": ")}`,
+    );
+    announce(`New challenge${news.length === 1 ? "" : "s"}: ${words.join("; ")}.`);
   }
 
   /** @param {any} answer  GET /lobby/me: my games, my seeks, my pairing */

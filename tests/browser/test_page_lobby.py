@@ -142,6 +142,8 @@ def test_a_terminal_player_accepts_a_browser_players_open_challenge(
     seek.get_by_label("Your colour").select_option("O")
     seek.get_by_role("button", name="Open challenge").click()
     expect(ann.locator("#seeks li")).to_contain_text("5 × 8")
+    # One's own challenge is no news for one's screen reader (the list is drawn as it is said).
+    expect(ann.locator("#live")).not_to_contain_text("New challenge")
     environment = {name: value for name, value in os.environ.items() if name != "CONNECT_FOUR_KEY"}
     environment.update(XDG_CONFIG_HOME=str(tmp_path), HOME=str(tmp_path))
     typed = tmp_path / "typed.txt"
@@ -256,7 +258,19 @@ def test_the_open_challenges_come_and_go_on_an_open_page(
         "7 × 8, 4 in a row, untimed, casual, colour X"
     )
     expect(page.locator("#seeks-empty")).to_be_hidden()
+    # Said once in the live region (screen readers), not again at the lobby's next change.
+    live = page.locator("#live")
+    expect(live).to_have_text("New challenge: hal (bot, 1500): 7 × 8, untimed, casual, colour X.")
+    jon = register(service, "jon")
+    seeks = [seek, open_seek(service, jon, rows=6, columns=7, colour="random", rated=True)]
+    expect(page.locator("#seeks li")).to_have_count(2)
+    expect(live).to_have_text("New challenge: jon (1500): 6 × 7, untimed, rated, colour random.")
+    page.evaluate("document.getElementById('live').textContent = ''")  # heard
     answer = HTTP.delete(f"{service}/lobby/seeks/{seek['id']}", headers=bearer(hal), timeout=30)
+    assert answer.status_code == 204, answer.text
+    expect(page.locator("#seeks li")).to_have_count(1)  # drawn and said in one go: nothing said
+    expect(live).to_have_text("")
+    answer = HTTP.delete(f"{service}/lobby/seeks/{seeks[1]['id']}", headers=bearer(jon), timeout=30)
     assert answer.status_code == 204, answer.text
     expect(page.locator("#seeks li")).to_have_count(0)
     expect(page.locator("#seeks-empty")).to_be_visible()

@@ -7,6 +7,8 @@ instead of slept, and the lobby is swept by the test when it says so.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import hashlib
 import sqlite3
 import threading
@@ -20,6 +22,7 @@ import pytest
 from app_client import AppClient
 from friend_support import FakeClock
 from lobby_support import Call, Player, register
+from starlette.types import Message
 
 from connect_four.service.main import create_app
 from server_support import Database
@@ -325,6 +328,129 @@ def test_a_player_holding_a_lobby_wait_is_present(
     clock.advance(31)
     lobby_client.app.state.lobby.sweep()  # type: ignore[attr-defined]
     assert waiter.result().json()["seeks"] == []
+
+
+class LeavingWait:
+    """A long poll of ``path`` as ``player`` whose client leaves when told (:meth:`leave`).
+
+    Spoken as raw ASGI on the app's loop: the app's ``receive`` gets the
+    request, then ``http.disconnect`` once the client leaves.
+    """
+
+    def __init__(self, client: AppClient, player: Player, path: str, **params: Any) -> None:
+        self.client = client
+        self.left: asyncio.Event | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.status: list[int] = []
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "GET",
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "root_path": "",
+            "query_string": urllib.parse.urlencode(params).encode(),
+            "headers": [
+                (b"host", b"testserver"),
+                (b"authorization", f"Bearer {player.key}".encode()),
+            ],
+            "client": ("testclient", 50000),
+            "server": ("testserver", 80),
+        }
+        self.done: concurrent.futures.Future[None] = client.submit(self._run(scope))
+
+    async def _run(self, scope: dict[str, Any]) -> None:
+        self.left = asyncio.Event()
+        self.loop = asyncio.get_running_loop()
+        asked = False
+
+        async def receive() -> Message:
+            nonlocal asked
+            if not asked:
+                asked = True
+                return {"type": "http.request", "body": b"", "more_body": False}
+            assert self.left is not None
+            await self.left.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                self.status.append(message["status"])
+
+        await self.client.app(scope, receive, send)
+
+    def leave(self) -> None:
+        """The client goes; return once the app has answered (nobody to read it)."""
+        assert self.left is not None and self.loop is not None
+        self.loop.call_soon_threadsafe(self.left.set)
+        self.done.result(timeout=30)
+
+
+@pytest.mark.parametrize("path", ["/lobby/me", "/lobby"])
+def test_a_client_gone_from_its_wait_counts_its_presence_from_then(
+    lobby_client: AppClient, clock: FakeClock, path: str
+) -> None:
+    """Before, the wait kept its player present until the time it asked for plus 10 s."""
+    ann = register(lobby_client, "ann")
+    ann.seek()
+    version = ann.me()["version"] if path == "/lobby/me" else ann.get("/lobby").json()["version"]
+    wait = LeavingWait(lobby_client, ann, path, since=version, wait=120)
+    _waiting(lobby_client, 1)
+    clock.advance(5)
+    wait.leave()
+    assert wait.status == [200]
+    lobby = lobby_client.app.state.lobby  # type: ignore[attr-defined]
+    clock.advance(9)  # 10 s from the client's leaving: still present
+    lobby.sweep()
+    assert len(lobby_client.get("/lobby").json()["seeks"]) == 1
+    clock.advance(2)
+    lobby.sweep()
+    assert lobby_client.get("/lobby").json()["seeks"] == []
+
+
+def test_a_second_wait_still_held_keeps_its_player_present(
+    lobby_client: AppClient, clock: FakeClock
+) -> None:
+    ann = register(lobby_client, "ann")
+    ann.seek()
+    version = ann.me()["version"]
+    holding = Call(ann.get, "/lobby/me", since=version, wait=60)
+    leaving = LeavingWait(lobby_client, ann, "/lobby/me", since=version, wait=120)
+    _waiting(lobby_client, 2)
+    clock.advance(5)
+    leaving.leave()
+    lobby = lobby_client.app.state.lobby  # type: ignore[attr-defined]
+    clock.advance(30)  # the first wait (60 s) still holds
+    lobby.sweep()
+    assert len(lobby_client.get("/lobby").json()["seeks"]) == 1
+    clock.advance(36)  # past its 60 s and 10 s more
+    lobby.sweep()
+    assert holding.result().json()["seeks"] == []
+
+
+def test_a_wait_held_here_keeps_its_player_present_when_another_process_cut_it(
+    lobby_client: AppClient, clock: FakeClock
+) -> None:
+    """Another process's wait of the same player ended (its client left) and cut the presence
+    its own start had stored; this process still holds one: its sweep stores it again."""
+    ann = register(lobby_client, "ann")
+    ann.seek()
+    version = ann.me()["version"]
+    holding = Call(ann.get, "/lobby/me", since=version, wait=60)
+    _waiting(lobby_client, 1)
+    lobby = lobby_client.app.state.lobby  # type: ignore[attr-defined]
+    store = lobby_client.app.state.store  # type: ignore[attr-defined]
+    clock.advance(5)
+    store.cut_presence("ann", clock() + 10, clock() + 1000)  # the other process's let-go
+    for _ in range(6):  # 30 s, swept each 5 s: never gone while the wait holds
+        clock.advance(5)
+        lobby.sweep()
+        assert len(lobby_client.get("/lobby").json()["seeks"]) == 1
+    clock.advance(36)
+    lobby.sweep()
+    assert holding.result().json()["seeks"] == []
 
 
 # --- Quick pairing -------------------------------------------------------------------

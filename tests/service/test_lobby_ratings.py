@@ -183,6 +183,53 @@ def test_every_end_of_a_rated_game_updates_the_ratings_once(
     assert x.ticket(game)["state"] == "DONE" and "token" not in x.ticket(game)
 
 
+@pytest.mark.parametrize("rated", [True, False])
+def test_the_rematch_of_a_lobby_game_is_a_lobby_game_of_its_pool_rated_as_it_was(
+    lobby_client: AppClient, rated: bool
+) -> None:
+    ann, bob = register(lobby_client, "ann"), register(lobby_client, "bob")
+    first, tokens = game_between(ann, bob, colour="X", rows=5, columns=8, rated=rated)
+    for player, column in [(ann, 0), (bob, 1), (ann, 0), (bob, 1), (ann, 0), (bob, 1), (ann, 0)]:
+        _drop(player, first, tokens, column)
+    _friend(bob, first, tokens, "offer", kind="rematch")
+    version = ann.me()["version"]
+    response = ann.client.post(
+        f"/friend_game/{first}/ann/answer",
+        json={"accept": True},
+        headers={"Authorization": f"Bearer {tokens['ann']}"},
+    )
+    assert response.status_code == 200, response.text
+    again = response.json()["rematch"]
+    # Both players' feeds have it at once, with the tokens they play the first with.
+    mine = ann.get("/lobby/me", since=version, wait=30).json()
+    assert {game["gameId"] for game in mine["games"]} == {again, first}  # both started "now"
+    for player in (ann, bob):
+        ticket = player.ticket(again)
+        assert (ticket["players"], ticket["token"]) == (["bob", "ann"], tokens[player.name])
+        assert (ticket["pool"], ticket["rated"], ticket["state"]) == (
+            "5x8c4 untimed",
+            rated,
+            "IN_PROGRESS",
+        )
+    live = lobby_client.get("/lobby").json()["live"]
+    assert [(game["gameId"], game["players"]) for game in live] == [(again, ["bob", "ann"])]
+    for player, column in [(bob, 0), (ann, 1), (bob, 0), (ann, 1), (bob, 0), (ann, 1), (bob, 0)]:
+        _drop(player, again, tokens, column)
+    record = lobby_client.get(f"/lobby/games/{again}").json()
+    assert (record["state"], record["winner"], record["rated"]) == ("DONE", "bob", rated)
+    if not rated:
+        assert ann.get("/players/me").json()["ratings"] == {}
+        return
+    won, lost = (1500, 350, 0.06), (1500, 350, 0.06)
+    ann_after = expected(won, lost[:2], 1.0)
+    bob_after = expected(lost, won[:2], 0.0)
+    # The rematch (bob wins) rated from the first game's ratings: each player's second game.
+    assert ratings(bob, "5x8c4 untimed") == pytest.approx(
+        [*expected(tuple(bob_after), (ann_after[0], ann_after[1]), 1.0), 2]  # type: ignore[arg-type]
+    )
+    assert ratings(ann, "5x8c4 untimed")[3] == 2
+
+
 def test_a_casual_game_changes_no_rating(lobby_client: AppClient) -> None:
     ann, bob = register(lobby_client, "ann"), register(lobby_client, "bob")
     game_id, tokens = game_between(ann, bob, colour="X", rated=False)
