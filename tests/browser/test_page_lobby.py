@@ -260,11 +260,15 @@ def test_the_open_challenges_come_and_go_on_an_open_page(
     expect(page.locator("#seeks-empty")).to_be_hidden()
     # Said once in the live region (screen readers), not again at the lobby's next change.
     live = page.locator("#live")
-    expect(live).to_have_text("New challenge: hal (bot, 1500): 7 × 8, untimed, casual, colour X.")
+    expect(live).to_have_text(
+        "New challenge: hal (bot, 1500): 7 × 8, 4 in a row, untimed, casual, colour X."
+    )
     jon = register(service, "jon")
     seeks = [seek, open_seek(service, jon, rows=6, columns=7, colour="random", rated=True)]
     expect(page.locator("#seeks li")).to_have_count(2)
-    expect(live).to_have_text("New challenge: jon (1500): 6 × 7, untimed, rated, colour random.")
+    expect(live).to_have_text(
+        "New challenge: jon (1500): 6 × 7, 4 in a row, untimed, rated, colour random."
+    )
     page.evaluate("document.getElementById('live').textContent = ''")  # heard
     answer = HTTP.delete(f"{service}/lobby/seeks/{seek['id']}", headers=bearer(hal), timeout=30)
     assert answer.status_code == 204, answer.text
