@@ -25,7 +25,7 @@ export const NEW_GAME = { label: "New game", run: home };
 export function reviewAddress(board, names = null, at = undefined) {
   /** @type {Record<string, string | number>} */
   const address = { analysis: "", r: board.rows, c: board.columns, moves: board.columnsPlayed.join(",") };
-  if (board.connect !== CONNECT) address.k = board.connect; // a game won by another chain than four
+  if (board.connect !== CONNECT) address.k = board.connect;
   if (names) Object.assign(address, { x: names[0], o: names[1] });
   address.review = "";
   if (at !== undefined) address.at = Math.min(at, board.columnsPlayed.length);

@@ -107,7 +107,7 @@ export class AnalysisView {
   // A move off the line's next one starts a new line: the moves it replaces are said, and
   // can be brought back. The line's own next move just steps forward.
   drop(/** @type {number} */ column) {
-    const board = Board.replay(this.rows, this.columns, this.line.slice(0, this.at), this.connect);
+    const board = this.board();
     if (!board.canPlay(column)) return;
     const player = board.toMove;
     const follows = this.line[this.at] === column;
@@ -163,7 +163,7 @@ export class AnalysisView {
     const fresh = key !== this.scoredKey;
     if (scores === null && !fresh) scores = this.scores;
     this.scores = scores;
-    const board = Board.replay(this.rows, this.columns, this.line.slice(0, this.at), this.connect);
+    const board = this.board();
     /** @type {string[] | null} */
     const notes = scores && new Array(this.columns).fill("");
     scores?.forEach((entry) => {
@@ -211,9 +211,14 @@ export class AnalysisView {
     return `${played}: ${VERDICT_WORDS[move.verdict] ?? move.verdict}${better}.`;
   }
 
-  /** The board and, when it is not four, the chain, as POST /analysis and POST /review take them. */
+  /** The board and its chain, as POST /analysis and POST /review take them. */
   rules() {
-    return { rows: this.rows, columns: this.columns, ...(this.connect === CONNECT ? {} : { connect: this.connect }) };
+    return { rows: this.rows, columns: this.columns, connect: this.connect };
+  }
+
+  /** The board after the line's first `at` moves. */
+  board() {
+    return Board.replay(this.rows, this.columns, this.line.slice(0, this.at), this.connect);
   }
 
   // The line's moves judged by POST /review, kept with the line (which may change meanwhile).

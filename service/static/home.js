@@ -20,7 +20,7 @@ import {
   NAME_PATTERN,
 } from "./limits.js";
 import { store, tokenKey } from "./storage.js";
-import { $, clearNotice, notice, setStatus, showView } from "./ui.js";
+import { $, clearNotice, control, notice, setStatus, showView } from "./ui.js";
 
 export function showHome() {
   $("title").textContent = "Play a friend or the computer, watch a game, study a position.";
@@ -30,9 +30,9 @@ export function showHome() {
 
 /** The value of the form's control `name` (a field, a list, a group of radio buttons). */
 function field(/** @type {HTMLFormElement} */ form, /** @type {string} */ name) {
-  const control = form.elements.namedItem(name);
-  if (control instanceof RadioNodeList || control instanceof HTMLInputElement || control instanceof HTMLSelectElement) {
-    return control.value;
+  const element = form.elements.namedItem(name);
+  if (element instanceof RadioNodeList || element instanceof HTMLInputElement || element instanceof HTMLSelectElement) {
+    return element.value;
   }
   throw new TypeError(`the form #${form.id} has no field ${name}`);
 }
@@ -61,16 +61,13 @@ const SIDES = {
 
 function fillChoices() {
   for (const [id, [least, most]] of Object.entries(SIDES)) {
-    const select = $(id, HTMLFormElement).elements.namedItem("size");
-    if (!(select instanceof HTMLSelectElement)) throw new TypeError(`the form #${id} has no board choice`);
+    const select = control(id, "size", HTMLSelectElement);
     for (const [rows, columns, text] of SIZES) {
       const fits = [rows, columns].every((side) => side >= least && side <= most);
       if (fits) select.append(new Option(text, `${rows}x${columns}`));
     }
   }
-  const chains = $("friend-form", HTMLFormElement).elements.namedItem("connect");
-  if (!(chains instanceof HTMLSelectElement)) throw new TypeError("the friend form has no chain choice");
-  fillChains(chains);
+  fillChains(control("friend-form", "connect", HTMLSelectElement));
   const levels = $("levels", HTMLSelectElement);
   for (const [level, text] of LEVEL_CHOICES) levels.append(new Option(text, level));
   levels.value = "3";
@@ -87,8 +84,7 @@ function nameProblem(/** @type {string} */ name) {
 /** The name fields take the service's length and characters (set here: limits.js holds them). */
 function limitNames() {
   for (const name of ["me", "friend"]) {
-    const input = $("friend-form", HTMLFormElement).elements.namedItem(name);
-    if (!(input instanceof HTMLInputElement)) throw new TypeError(`the friend form has no field ${name}`);
+    const input = control("friend-form", name, HTMLInputElement);
     input.maxLength = MAX_NAME_LENGTH;
     const check = () => input.setCustomValidity(input.value.trim() ? nameProblem(input.value.trim()) : "");
     input.addEventListener("input", check);
@@ -99,21 +95,17 @@ function limitNames() {
 /** The clock's fields: the service's bounds, and only those of the kind chosen shown. */
 function limitClock() {
   const form = $("friend-form", HTMLFormElement);
-  /** @type {[string, number, number | "any"][]} each field's least, most and step */
+  /** @type {[string, number, number, number | "any"][]} each field's least, most and step */
   const bounds = [
-    ["minutes", MAX_CLOCK_MINUTES, "any"],
-    ["increment", MAX_INCREMENT, "any"],
-    ["days", MAX_CLOCK_DAYS, 1],
+    ["minutes", 0.1, MAX_CLOCK_MINUTES, "any"],
+    ["increment", 0, MAX_INCREMENT, "any"],
+    ["days", 1, MAX_CLOCK_DAYS, 1],
   ];
-  for (const [name, most, step] of bounds) {
-    const input = form.elements.namedItem(name);
-    if (!(input instanceof HTMLInputElement)) throw new TypeError(`the friend form has no field ${name}`);
-    input.min = name === "minutes" ? "0.1" : name === "days" ? "1" : "0";
-    input.max = String(most);
-    input.step = String(step);
+  for (const [name, least, most, step] of bounds) {
+    const input = control("friend-form", name, HTMLInputElement);
+    [input.min, input.max, input.step] = [least, most, step].map(String);
   }
-  const kind = form.elements.namedItem("clock");
-  if (!(kind instanceof HTMLSelectElement)) throw new TypeError("the friend form has no clock");
+  const kind = control("friend-form", "clock", HTMLSelectElement);
   const show = () => {
     for (const label of form.querySelectorAll("[data-clock]")) {
       if (!(label instanceof HTMLElement)) continue;

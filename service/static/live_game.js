@@ -122,7 +122,7 @@ export class LiveGame extends PlayedGame {
     }
   }
 
-  /** A lobby game's ratings beside its players' names (from its record; a friend's game has none). */
+  /** A lobby game's ratings beside its players' names (a friend's game has none). */
   async showRatings(/** @type {string} */ gameId) {
     try {
       const record = await request("GET", `/lobby/games/${encodeURIComponent(gameId)}`, { signal: this.abort.signal });

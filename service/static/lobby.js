@@ -10,7 +10,7 @@ import { failed } from "./failure.js";
 import { sleep } from "./follow.js";
 import { forgetPlayer, keptPlayer, register, useKey } from "./identity.js";
 import { store, tokenKey } from "./storage.js";
-import { $, announce, clearNotice, notice, setStatus, showView } from "./ui.js";
+import { $, announce, button, clearNotice, control, notice, setStatus, showView } from "./ui.js";
 
 const WAIT_SECONDS = 25; // one long poll's wait for the lobby's next change
 const RETRY_MOST_MS = 15000;
@@ -57,7 +57,7 @@ export class LobbyView {
     this.player = keptPlayer();
     /** @type {Set<string> | null} the games already known when the lobby opened */
     this.known = null;
-    /** @type {Set<string> | null} the open challenges already shown (announced, or there at first) */
+    /** @type {Set<string> | null} the open challenges seen (announced, or there at first) */
     this.seen = null;
     this.pool = "";
   }
@@ -191,8 +191,10 @@ export class LobbyView {
         const own = seek.by === mine;
         const item = entry(`${describeSeek(seek)}`, who(seek.by, seek.rating, seek.bot));
         item.append(
-          button(own ? "Cancel" : "Accept", `${own ? "Cancel your" : "Accept"} challenge ${describeSeek(seek)}`, () =>
-            own ? this.cancel(seek.id) : this.accept(seek.id),
+          button(
+            own ? "Cancel" : "Accept",
+            () => (own ? this.cancel(seek.id) : this.accept(seek.id)),
+            `${own ? "Cancel your" : "Accept"} challenge ${describeSeek(seek)}`,
           ),
         );
         return item;
@@ -213,13 +215,8 @@ export class LobbyView {
     this.leaders();
   }
 
-  /**
-   * Says the challenges of others that came since the last answer, once each, in the live region
-   * (for screen readers); those there when the lobby opened are not news.
-   * @param {any[]} seeks
-   * @param {string | undefined} mine
-   */
-  announceNewSeeks(seeks, mine) {
+  /** Says others' new challenges in the live region, once each (those there at first are not news). */
+  announceNewSeeks(/** @type {any[]} */ seeks, /** @type {string | undefined} */ mine) {
     const seen = this.seen;
     this.seen = new Set(seeks.map((seek) => seek.id)); // a seek gone never comes back: forget it
     if (seen === null) return;
@@ -401,30 +398,12 @@ function entry(/** @type {string} */ text, /** @type {HTMLElement} */ first) {
   return item;
 }
 
-function button(/** @type {string} */ label, /** @type {string} */ words, /** @type {() => void} */ run) {
-  const element = document.createElement("button");
-  element.type = "button";
-  element.textContent = label;
-  element.setAttribute("aria-label", words);
-  element.addEventListener("click", run);
-  return element;
-}
-
 /** Fills the lobby's choices and listens to its forms (once: they act for the lobby shown). */
 export function listenToLobby() {
   for (const form of ["pair-form", "seek-form"]) {
-    const select = $(form, HTMLFormElement).elements.namedItem("size");
-    const clocks = $(form, HTMLFormElement).elements.namedItem("clock");
-    const chains = $(form, HTMLFormElement).elements.namedItem("connect");
-    if (
-      !(
-        select instanceof HTMLSelectElement &&
-        clocks instanceof HTMLSelectElement &&
-        chains instanceof HTMLSelectElement
-      )
-    ) {
-      throw new TypeError(form);
-    }
+    const select = control(form, "size", HTMLSelectElement);
+    const clocks = control(form, "clock", HTMLSelectElement);
+    const chains = control(form, "connect", HTMLSelectElement);
     fillChains(chains);
     for (const [rows, columns, text] of SIZES) select.append(new Option(text, `${rows}x${columns}`));
     select.value = CLASSIC_BOARD.join("x");

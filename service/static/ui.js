@@ -18,6 +18,17 @@ export function $(id, kind) {
   return /** @type {T} */ (element);
 }
 
+/**
+ * The form `formId`'s control `name`, checked to be a `kind`.
+ * @template {Element} T
+ * @param {string} formId @param {string} name @param {new () => T} kind @returns {T}
+ */
+export function control(formId, name, kind) {
+  const element = $(formId, HTMLFormElement).elements.namedItem(name);
+  if (!(element instanceof kind)) throw new TypeError(`the form #${formId} has no ${kind.name} ${name}`);
+  return element;
+}
+
 // `id` null shows no view: a page that could not load says only why, in its notice.
 export function showView(/** @type {string | null} */ id, /** @type {boolean} */ withBoard) {
   for (const section of document.querySelectorAll(".view")) {
@@ -84,15 +95,17 @@ export const clearTrouble = () => unsay("trouble");
 export const setActions = (/** @type {Action[]} */ actions) => fillActions($("game-actions"), actions);
 
 export function fillActions(/** @type {HTMLElement} */ root, /** @type {Action[]} */ actions) {
-  root.replaceChildren(
-    ...actions.map(({ label, run }) => {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = label;
-      button.addEventListener("click", run);
-      return button;
-    }),
-  );
+  root.replaceChildren(...actions.map(({ label, run }) => button(label, run)));
+}
+
+/** A button that runs `run`; `words`, if given, is what screen readers hear in place of `label`. */
+export function button(/** @type {string} */ label, /** @type {() => void} */ run, words = "") {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.textContent = label;
+  if (words) element.setAttribute("aria-label", words);
+  element.addEventListener("click", run);
+  return element;
 }
 
 // Screen readers hear every sentence said in one turn of the page, together.
