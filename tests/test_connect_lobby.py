@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import socket
 import stat
@@ -167,28 +168,31 @@ def test_play_someone_now_pairs_the_terminal_with_a_waiting_player(
 def test_ctrl_c_while_a_challenge_waits_takes_it_back(base: str, tmp_path: Path) -> None:
     watcher = register(base, "ivy")
     environment = {name: value for name, value in os.environ.items() if name != "CONNECT_FOUR_KEY"}
-    environment.update(XDG_CONFIG_HOME=str(tmp_path), HOME=str(tmp_path))
+    # Unbuffered: the wait's line reaches the pipe as it is printed, so Ctrl-C comes in the wait.
+    environment.update(XDG_CONFIG_HOME=str(tmp_path), HOME=str(tmp_path), PYTHONUNBUFFERED="1")
     terminal = subprocess.Popen(
         [sys.executable, str(CONNECT), "--server", base, "--lobby"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
         cwd=ROOT,
         env=environment,
         preexec_fn=default_sigint,
     )
-    assert terminal.stdin is not None
-    terminal.stdin.write("hank\nn\n")
+    assert terminal.stdin is not None and terminal.stdout is not None
+    terminal.stdin.write(b"hank\nn\n")
     terminal.stdin.flush()
+    waiting = b"Waiting for someone to accept it... (Ctrl-C takes it back)"
+    shown = b""
     deadline = time.monotonic() + DEADLINE
-    while not [seek for seek in lobby(base, watcher)["seeks"] if seek["by"] == "hank"]:
-        assert time.monotonic() < deadline, "hank's challenge never opened"
-        time.sleep(0.05)
+    while waiting not in shown:
+        assert time.monotonic() < deadline, f"the terminal never waited: {shown!r}"
+        if select.select([terminal.stdout], [], [], 0.1)[0]:
+            shown += os.read(terminal.stdout.fileno(), 65536)
+    assert [seek for seek in lobby(base, watcher)["seeks"] if seek["by"] == "hank"]
     terminal.send_signal(signal.SIGINT)
-    printed, problems = terminal.communicate(timeout=DEADLINE)
+    problems = terminal.communicate(timeout=DEADLINE)[1].decode()
     assert terminal.returncode == 130, problems
-    assert "Waiting for someone to accept it... (Ctrl-C takes it back)" in printed
     assert problems.splitlines()[-1] == (
         "connect.py: you left before anyone accepted: your challenge is taken back"
     )
