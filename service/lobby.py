@@ -6,8 +6,9 @@ call; presence is stored (``players.present_until``), so every process sees
 it. A wait stores its player present until its end plus that; when it ends
 sooner (answered, or its client gone) presence counts from then
 (:meth:`Lobby.let_go`), and a process keeps present the players whose waits
-it still holds, should another process's end have cut them short. :meth:`Lobby.sweep`, run every :data:`SWEEP` seconds by each process,
-drops the seeks and pairings of players gone and pairs waiting players whose
+it still holds, should another process's end have cut them short.
+:meth:`Lobby.sweep`, run every :data:`SWEEP` seconds by each process, drops
+the seeks and pairings of players gone and pairs waiting players whose
 rating gap has widened enough. A committed change wakes this process's
 waiters of the feeds it concerns (:meth:`Lobby.told`) and, through the
 hub's publisher (PostgreSQL) or ``move_log`` (SQLite), the other processes'.
