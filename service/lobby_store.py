@@ -505,21 +505,15 @@ class LobbyTables:
             )
             for seat in names
         ]
-        before = [_rating_row(self._rating(connection, seat, spec.pool)) for seat in names]
-        connection.execute(
-            "INSERT INTO lobby_games (game_id, x, o, pool, spec, nonces, bots, ratings_before,"
-            " started) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                game_id,
-                names[0],
-                names[1],
-                spec.pool,
-                spec.dump(),
-                json.dumps([seats[0][1], seats[1][1]]),
-                json.dumps(bots),
-                json.dumps(before),
-                now,
-            ),
+        self._insert_lobby_game(
+            connection,
+            game_id,
+            names,
+            spec.pool,
+            spec.dump(),
+            [seats[0][1], seats[1][1]],
+            bots,
+            now,
         )
         return record, LobbyGame(game_id, names, spec, (seats[0][1], seats[1][1]))
 
@@ -690,7 +684,31 @@ class LobbyTables:
         if row is None:
             return []
         names = (str(row[1]), str(row[0]))
-        pool = str(row[2])
+        self._insert_lobby_game(
+            connection,
+            game_id,
+            names,
+            str(row[2]),
+            str(row[3]),
+            json.loads(row[4])[::-1],
+            json.loads(row[5])[::-1],
+            self.clock(),
+        )
+        return self._changed(connection, names, lobby_too=True)
+
+    def _insert_lobby_game(
+        self,
+        connection: Connection,
+        game_id: str,
+        names: tuple[str, str],
+        pool: str,
+        spec: str,
+        nonces: list[str],
+        bots: list[bool],
+        started: float,
+    ) -> None:
+        """Store a lobby game's row (X's name first), with both players' ratings in ``pool``
+        now: what its end is rated from."""
         before = [_rating_row(self._rating(connection, name, pool)) for name in names]
         connection.execute(
             "INSERT INTO lobby_games (game_id, x, o, pool, spec, nonces, bots, ratings_before,"
@@ -700,14 +718,13 @@ class LobbyTables:
                 names[0],
                 names[1],
                 pool,
-                str(row[3]),
-                json.dumps(json.loads(row[4])[::-1]),
-                json.dumps(json.loads(row[5])[::-1]),
+                spec,
+                json.dumps(nonces),
+                json.dumps(bots),
                 json.dumps(before),
-                self.clock(),
+                started,
             ),
         )
-        return self._changed(connection, names, lobby_too=True)
 
     def lobby_game_ended(
         self, connection: Connection, game_id: str, game: Game, extras: rules.Extras
