@@ -24,29 +24,34 @@ _BUILDERS = ("_build_dependant_with_parameterless_dependencies", "create_model_f
 
 def _kept_dependants(build: Callable[..., Any]) -> Callable[..., Any]:
     """``build`` (a route's dependency tree and body parameters), kept by path, endpoint and
-    dependencies."""
+    dependencies; a call of another shape (another FastAPI's) goes straight to ``build``."""
     kept: dict[tuple[Any, ...], tuple[Any, list[Any]]] = {}
 
-    def kept_build(*, path: str, call: Callable[..., Any], dependencies: list[Any]) -> Any:
-        key = (path, call, *map(id, dependencies))
+    def kept_build(*args: Any, **kwargs: Any) -> Any:
+        if args or set(kwargs) != {"path", "call", "dependencies"}:
+            return build(*args, **kwargs)
+        dependencies = list(kwargs["dependencies"])
+        key = (kwargs["path"], kwargs["call"], *map(id, dependencies))
         if key not in kept:
             # The dependencies stay referenced, so their ids stay theirs.
-            kept[key] = (build(path=path, call=call, dependencies=dependencies), list(dependencies))
+            kept[key] = (build(**kwargs), dependencies)
         return kept[key][0]
 
     return kept_build
 
 
 def _kept_fields(create: Callable[..., Any]) -> Callable[..., Any]:
-    """``create`` (a pydantic field for a model), kept by name, type and mode."""
+    """``create`` (a pydantic field for a model), kept by name, type and mode; a call of
+    another shape goes straight to ``create``."""
     kept: dict[tuple[str, int, str], tuple[Any, Any]] = {}
 
-    def kept_create(*, name: str, type_: Any, mode: str = "validation", **more: Any) -> Any:
-        if more:
-            return create(name=name, type_=type_, mode=mode, **more)
-        key = (name, id(type_), mode)
+    def kept_create(*args: Any, **kwargs: Any) -> Any:
+        if args or not {"name", "type_"} <= set(kwargs) <= {"name", "type_", "mode"}:
+            return create(*args, **kwargs)
+        type_ = kwargs["type_"]
+        key = (kwargs["name"], id(type_), kwargs.get("mode", "validation"))
         if key not in kept:
-            kept[key] = (create(name=name, type_=type_, mode=mode), type_)
+            kept[key] = (create(**kwargs), type_)
         return kept[key][0]
 
     return kept_create

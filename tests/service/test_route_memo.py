@@ -21,7 +21,7 @@ from connect_four.service.main import create_app
 def test_a_field_is_built_once_per_name_type_and_mode() -> None:
     calls: list[tuple[str, Any, str]] = []
 
-    def create(*, name: str, type_: Any, mode: str = "validation") -> object:
+    def create(*, name: str, type_: Any, mode: str = "validation", **more: Any) -> object:
         calls.append((name, type_, mode))
         return object()
 
@@ -31,12 +31,16 @@ def test_a_field_is_built_once_per_name_type_and_mode() -> None:
     assert kept(name="Response_a", type_=str, mode="serialization") is not first
     assert kept(name="Response_a", type_=int) is not first
     assert len(calls) == 3
+    # A call of a shape this memo does not know (another FastAPI's) is never kept.
+    other = kept(name="Response_a", type_=int, mode="serialization", alias="a")
+    assert kept(name="Response_a", type_=int, mode="serialization", alias="a") is not other
+    assert len(calls) == 5
 
 
 def test_a_dependency_tree_is_built_once_per_path_endpoint_and_dependencies() -> None:
     calls: list[str] = []
 
-    def build(*, path: str, call: Any, dependencies: list[Any]) -> object:
+    def build(*, path: str, call: Any, dependencies: list[Any], **more: Any) -> object:
         calls.append(path)
         return object()
 
@@ -49,6 +53,9 @@ def test_a_dependency_tree_is_built_once_per_path_endpoint_and_dependencies() ->
     assert kept(path="/a", call=endpoint, dependencies=[object()]) is not first
     assert kept(path="/b", call=endpoint, dependencies=shared) is not first
     assert calls == ["/a", "/a", "/b"]
+    other = kept(path="/a", call=endpoint, dependencies=shared, scope="request")
+    assert kept(path="/a", call=endpoint, dependencies=shared, scope="request") is not other
+    assert calls == ["/a", "/a", "/b", "/a", "/a"]
 
 
 class _AnswersB:
