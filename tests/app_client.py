@@ -32,6 +32,29 @@ T = TypeVar("T")
 route_memo.install()  # the apps these clients serve share their routes' models
 
 
+def get_scope(
+    path: str, headers: dict[str, str] | None = None, query: str = "", host: str = "testclient"
+) -> dict[str, Any]:
+    """The ASGI scope of ``GET path?query`` from ``host``, for a test that calls an app itself."""
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query.encode(),
+        "root_path": "",
+        "headers": [
+            (b"host", b"testserver"),
+            *((name.lower().encode(), value.encode()) for name, value in (headers or {}).items()),
+        ],
+        "client": (host, 50000),
+        "server": ("testserver", 80),
+    }
+
+
 class LifespanFailed(RuntimeError):
     """The app's lifespan startup or shutdown reported a failure."""
 

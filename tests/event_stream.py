@@ -16,14 +16,36 @@ import queue
 from typing import Any
 
 import raw_http
-from app_client import AppClient
+from app_client import AppClient, get_scope
 from starlette.types import Message
 
 READ_TIMEOUT = 30.0
 """Seconds any one read may wait for the app."""
 
 
-class AppStream:
+class _Events:
+    """A stream's body taken a piece at a time (``_take``) and cut into events."""
+
+    buffer: bytes
+    complete: bool
+
+    def _take(self) -> None:
+        raise NotImplementedError
+
+    def read(self) -> bytes:
+        """The next event or comment (its lines, without the blank line that ends it).
+
+        Raises:
+            AssertionError: the stream ended first.
+        """
+        while b"\n\n" not in self.buffer:
+            assert not self.complete, f"the stream ended: {self.buffer!r}"
+            self._take()
+        block, _, self.buffer = self.buffer.partition(b"\n\n")
+        return block
+
+
+class AppStream(_Events):
     """``GET path`` sent to ``client``'s app from ``host``, its answer read as it comes."""
 
     def __init__(
@@ -38,26 +60,7 @@ class AppStream:
         self.complete = False
         self._client = client
         self._leave: asyncio.Event | None = None
-        scope: dict[str, Any] = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "GET",
-            "scheme": "http",
-            "path": path,
-            "raw_path": path.encode(),
-            "query_string": b"",
-            "root_path": "",
-            "headers": [
-                (b"host", b"testserver"),
-                *(
-                    (name.lower().encode(), value.encode())
-                    for name, value in (headers or {}).items()
-                ),
-            ],
-            "client": (host, 50000),
-            "server": ("testserver", 80),
-        }
+        scope = get_scope(path, headers, host=host)
         self.call = client.submit(self._run(scope))
         start = self._next()
         assert start["type"] == "http.response.start", start
@@ -96,18 +99,6 @@ class AppStream:
         self.buffer += message.get("body", b"")
         self.complete = not message.get("more_body", False)
 
-    def read(self) -> bytes:
-        """The next event or comment (its lines, without the blank line that ends it).
-
-        Raises:
-            AssertionError: the stream ended first.
-        """
-        while b"\n\n" not in self.buffer:
-            assert not self.complete, f"the stream ended: {self.buffer!r}"
-            self._take()
-        block, _, self.buffer = self.buffer.partition(b"\n\n")
-        return block
-
     def ended(self) -> bool:
         """Wait for the stream's end: True if nothing but its last (empty) message came."""
         while not self.complete:
@@ -134,7 +125,7 @@ def event_of(block: bytes) -> tuple[int, Any]:
     return int(fields[b"id"]), json.loads(fields[b"data"])
 
 
-class SocketStream:
+class SocketStream(_Events):
     """``GET path`` sent to a real server at ``url`` over a socket, its chunked answer read as it comes."""
 
     def __init__(self, url: str, path: str, headers: str = "", source: str | None = None) -> None:
@@ -165,14 +156,6 @@ class SocketStream:
         self.buffer += self.raw[:size]
         self.raw = self.raw[size + 2 :]
         self.complete = size == 0
-
-    def read(self) -> bytes:
-        """The next event or comment, as :meth:`AppStream.read`."""
-        while b"\n\n" not in self.buffer:
-            assert not self.complete, f"the stream ended: {self.buffer!r}"
-            self._take()
-        block, _, self.buffer = self.buffer.partition(b"\n\n")
-        return block
 
     def ended(self) -> bool:
         """Wait for the stream's end and the connection's close: True if nothing else came."""

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_client import AppClient
+from app_client import AppClient, get_scope
 from friend_support import FakeClock
 from lobby_support import Call, Player, register
 from starlette.types import Message
@@ -342,23 +342,9 @@ class LeavingWait:
         self.left: asyncio.Event | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self.status: list[int] = []
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "GET",
-            "scheme": "http",
-            "path": path,
-            "raw_path": path.encode(),
-            "root_path": "",
-            "query_string": urllib.parse.urlencode(params).encode(),
-            "headers": [
-                (b"host", b"testserver"),
-                (b"authorization", f"Bearer {player.key}".encode()),
-            ],
-            "client": ("testclient", 50000),
-            "server": ("testserver", 80),
-        }
+        scope = get_scope(
+            path, {"Authorization": f"Bearer {player.key}"}, urllib.parse.urlencode(params)
+        )
         self.done: concurrent.futures.Future[None] = client.submit(self._run(scope))
 
     async def _run(self, scope: dict[str, Any]) -> None:
