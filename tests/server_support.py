@@ -12,6 +12,7 @@ import socket
 import ssl
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -219,3 +220,20 @@ def wait_for_stopped_servers() -> None:
     """Wait for every server :func:`stop_later` stopped to end (killed after 10 s)."""
     while _stopping:
         _stopping.pop().stop()
+
+
+class FirstReads:
+    """The lines the test's servers append once a waiting request's first read found no news
+    (``FIRST_READS`` in tests/server_zygote.py)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def wait_for(self, server: Server, game_id: str, start: int | str) -> None:
+        """Return once ``server`` holds a request for ``game_id``'s moves from ``start`` on."""
+        assert server.process is not None
+        line = f"{server.process.pid} {game_id} {start}"
+        deadline = time.monotonic() + 30
+        while line not in self.path.read_text(encoding="utf-8").splitlines():
+            assert time.monotonic() < deadline, f"{server.url} never waited: {line}"
+            time.sleep(0.001)

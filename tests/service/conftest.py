@@ -20,14 +20,16 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 from app_client import AppClient
-from server_zygote import ZYGOTE
+from server_zygote import FIRST_READS, ZYGOTE
 from slow_support import starts_processes
 
 from bench.postgres_cluster import Cluster, ClusterUnavailable, start_cluster
 from connect_four.service import store_calls
 from connect_four.service.main import create_app
+from connect_four.service.repository import GameStore
+from connect_four.service.storage import open_store
 from fake_clock import FakeClock
-from server_support import REPOSITORY, Database, Server, stop_later
+from server_support import REPOSITORY, Database, FirstReads, Server, stop_later
 
 WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 """This process's name among pytest-xdist's workers ("main" without xdist)."""
@@ -191,6 +193,24 @@ def start_server(database: Database) -> Iterator[Callable[..., Server]]:
     for server in servers:
         if not isinstance(server.db, Path):
             server.stop()
+
+
+@pytest.fixture
+def stores(database: Database) -> Iterator[tuple[GameStore, GameStore]]:
+    """Two stores on one new database: two processes."""
+    first, second = open_store(database), open_store(database)
+    yield first, second
+    first.close()
+    second.close()
+
+
+@pytest.fixture
+def first_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FirstReads:
+    """Servers started from now on tell their waiting requests (tests/server_zygote.py)."""
+    path = tmp_path / "first_reads"
+    path.touch()
+    monkeypatch.setenv(FIRST_READS, str(path))
+    return FirstReads(path)
 
 
 @pytest.fixture

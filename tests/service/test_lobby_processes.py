@@ -11,25 +11,14 @@ one, the wait would run out and answer the stale read.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from server_zygote import FIRST_READS
-from test_push_processes import FirstReads, StartServer, Waiter
+from test_push_processes import StartServer, Waiter
 
-from server_support import HTTP, Server
+from server_support import HTTP, FirstReads, Server
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def first_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FirstReads:
-    """Servers started from now on tell their waiting requests (tests/server_zygote.py)."""
-    path = tmp_path / "first_reads"
-    path.touch()
-    monkeypatch.setenv(FIRST_READS, str(path))
-    return FirstReads(path)
 
 
 def register(server: Server, name: str) -> dict[str, str]:

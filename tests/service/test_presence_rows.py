@@ -9,7 +9,6 @@ when they leave: never once per poll.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,8 +22,6 @@ from connect_four.service.friends import (
     Friends,
 )
 from connect_four.service.repository import GameStore
-from connect_four.service.storage import open_store
-from server_support import Database
 
 
 class Writes:
@@ -39,15 +36,6 @@ class Writes:
             mark(*args)
 
         store.mark_presence = counted  # type: ignore[method-assign]
-
-
-@pytest.fixture
-def stores(database: Database) -> Iterator[tuple[GameStore, GameStore]]:
-    """Two stores on one new database: two processes."""
-    first, second = open_store(database), open_store(database)
-    yield first, second
-    first.close()
-    second.close()
 
 
 def test_a_waiting_player_costs_a_write_a_heartbeat_not_one_a_poll(

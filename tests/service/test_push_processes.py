@@ -12,46 +12,18 @@ from __future__ import annotations
 
 import signal
 import threading
-import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from server_zygote import FIRST_READS
 
-from server_support import HTTP, Server, http_client
+from server_support import HTTP, FirstReads, Server, http_client
 
 pytestmark = pytest.mark.slow
 
 StartServer = Callable[..., Server]
 NewGame = Callable[..., str]
-
-
-class FirstReads:
-    """The lines the test's servers append once a waiting request's first read found no move."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def wait_for(self, server: Server, game_id: str, start: int) -> None:
-        """Return once ``server`` holds a request for ``game_id``'s moves from ``start`` on."""
-        assert server.process is not None
-        line = f"{server.process.pid} {game_id} {start}"
-        deadline = time.monotonic() + 30
-        while line not in self.path.read_text(encoding="utf-8").splitlines():
-            assert time.monotonic() < deadline, f"{server.url} never waited: {line}"
-            time.sleep(0.001)
-
-
-@pytest.fixture
-def first_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FirstReads:
-    """Servers started from now on tell their waiting requests (tests/server_zygote.py)."""
-    path = tmp_path / "first_reads"
-    path.touch()
-    monkeypatch.setenv(FIRST_READS, str(path))
-    return FirstReads(path)
 
 
 class Waiter(threading.Thread):

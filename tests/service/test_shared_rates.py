@@ -13,28 +13,16 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from limits import parse
 from limits.aio.strategies import FixedWindowRateLimiter, SlidingWindowCounterRateLimiter
 from loop_support import run_async
 
 from connect_four.service.repository import GameStore
 from connect_four.service.shared_rates import DatabaseRateStorage
-from connect_four.service.storage import open_store
 
 Database = Any  # an SQLite file's path or a PostgreSQL URL (tests/service/conftest.py)
-
-
-@pytest.fixture
-def stores(database: Database) -> Iterator[tuple[GameStore, GameStore]]:
-    """Two stores on one new database: two processes."""
-    first, second = open_store(database), open_store(database)
-    yield first, second
-    first.close()
-    second.close()
 
 
 def test_two_stores_share_one_sliding_window(
