@@ -122,8 +122,8 @@ def first_open(preferences: list[int]) -> Chooser:
 
 def play_out(base: str, ticket: dict[str, Any], choose: Chooser) -> dict[str, Any]:
     """Play the ticket's game to its end with ``choose``; the game's final state."""
-    game_id, me = ticket["gameId"], ticket["you"]
-    side = ticket["players"].index(me)
+    game_id = ticket["gameId"]
+    side = ticket["players"].index(ticket["you"])
     url = f"{base}/drop_token/{game_id}"
     deadline = time.monotonic() + DEADLINE
     while time.monotonic() < deadline:
@@ -138,14 +138,7 @@ def play_out(base: str, ticket: dict[str, Any], choose: Chooser) -> dict[str, An
             continue  # a quit: the state says DONE at the next read
         if len(moves) % 2 == side:
             columns = [int(move["column"]) for move in moves]
-            column = choose(columns, ticket["rows"], ticket["columns"])
-            answer = HTTP.post(
-                f"{url}/{me}",
-                json={"column": column},
-                headers=bearer(ticket["token"]),
-                timeout=30,
-            )
-            assert answer.status_code == 200, answer.text
+            play(base, ticket, choose(columns, ticket["rows"], ticket["columns"]))
         else:
             HTTP.get(f"{url}/moves", params={"start": len(moves), "wait": 10}, timeout=40)
     raise AssertionError(f"game {game_id} did not end")
@@ -167,15 +160,16 @@ def friend_status(base: str, ticket: dict[str, Any], since: str | None = None) -
     return status
 
 
+def _post_as_player(url: str, ticket: dict[str, Any], body: dict[str, Any]) -> None:
+    """POST ``body`` to ``url`` with the ticket's token; it must be taken (200)."""
+    answer = HTTP.post(url, json=body, headers=bearer(ticket["token"]), timeout=30)
+    assert answer.status_code == 200, answer.text
+
+
 def offer(base: str, ticket: dict[str, Any], kind: str) -> None:
     """Offer ``kind`` (draw, takeback, rematch) to the other player of the ticket's game."""
-    answer = HTTP.post(
-        f"{base}/friend_game/{ticket['gameId']}/{ticket['you']}/offer",
-        json={"kind": kind},
-        headers=bearer(ticket["token"]),
-        timeout=30,
-    )
-    assert answer.status_code == 200, answer.text
+    url = f"{base}/friend_game/{ticket['gameId']}/{ticket['you']}/offer"
+    _post_as_player(url, ticket, {"kind": kind})
 
 
 def status_when(
@@ -192,10 +186,5 @@ def status_when(
 
 def play(base: str, ticket: dict[str, Any], column: int) -> None:
     """Play ``column`` as the ticket's player."""
-    answer = HTTP.post(
-        f"{base}/drop_token/{ticket['gameId']}/{ticket['you']}",
-        json={"column": column},
-        headers=bearer(ticket["token"]),
-        timeout=30,
-    )
-    assert answer.status_code == 200, answer.text
+    url = f"{base}/drop_token/{ticket['gameId']}/{ticket['you']}"
+    _post_as_player(url, ticket, {"column": column})
