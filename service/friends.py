@@ -75,6 +75,9 @@ FORGET_AFTER = 86_400.0
 """Seconds after which a row that vouches for nobody is deleted (a player gone longer is
 away since the first look at the game that is still kept, or since now)."""
 
+FORGET_EVERY = 3600.0
+"""Seconds between two deletions of the rows that vouch for nobody any more."""
+
 REMEMBERED = 100_000
 """Players (a game and a place in it) whose last move or request this process remembers;
 one forgotten is away since the service first looked at their game."""
@@ -145,7 +148,7 @@ class Friends:
         """This process's name in the presence rows (a new one at each start)."""
         self._shared: dict[Key, tuple[float, float]] = {}  # (seen, until) last written
         self._looked: set[str] = set()  # Games whose first look is in the database.
-        self._next_forget = clock() + 3600.0
+        self._next_forget = clock() + FORGET_EVERY
         self.store = store
         self.attach(store)
 
@@ -245,7 +248,8 @@ class Friends:
 
     def upkeep_due(self) -> bool:
         """Whether :meth:`upkeep` has anything to do (no statement: asked on the loop)."""
-        return self.clock() >= self._next_forget or any(self._plan(self.clock()))
+        now = self.clock()
+        return now >= self._next_forget or any(self._plan(now))
 
     def _plan(
         self, now: float
@@ -288,7 +292,7 @@ class Friends:
         for game_id, player, seen, until in refresh + left:
             self._write(game_id, player, seen, until)
         if now >= self._next_forget:
-            self._next_forget = now + 3600.0
+            self._next_forget = now + FORGET_EVERY
             with contextlib.suppress(StorageError):
                 self.store.forget_presence(now - FORGET_AFTER)
         return sorted({game_id for game_id, *_ in left})
