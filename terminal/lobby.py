@@ -13,29 +13,12 @@ from __future__ import annotations
 import urllib.parse
 
 from .errors import BadResponse, ServiceRefused
-from .network import DropTokenClient, is_shown_safely
+from .network import MAX_BOARD, DropTokenClient, is_clean_text, is_count
 
-__all__ = ["LOBBY_WAIT", "Seek", "Ticket", "LobbyClient", "pool_of"]
+__all__ = ["LOBBY_WAIT", "Seek", "Ticket", "LobbyClient"]
 
 LOBBY_WAIT = 25.0
 """Seconds one lobby long poll asks the service to wait for a change (it also keeps the player present)."""
-
-
-def pool_of(rows: int, columns: int, connect: int, clock: dict[str, float] | None) -> str:
-    """The rating pool of a board and a clock, as the service names it.
-
-    >>> pool_of(6, 7, 4, {"minutes": 5, "increment": 3}), pool_of(5, 8, 4, None)
-    ('6x7c4 5+3', '5x8c4 untimed')
-    >>> pool_of(6, 7, 4, {"minutes": 0.5, "increment": 0}), pool_of(6, 7, 4, {"days": 2})
-    ('6x7c4 0.5+0', '6x7c4 2d')
-    """
-    if clock is None:
-        control = "untimed"
-    elif "days" in clock:
-        control = f"{clock['days']:g}d"
-    else:
-        control = f"{clock['minutes']:g}+{clock.get('increment', 0):g}"
-    return f"{rows}x{columns}c{connect} {control}"
 
 
 class Seek:
@@ -90,7 +73,7 @@ class Ticket:
         if (
             not isinstance(players, list)
             or len(players) != 2
-            or not all(_is_clean(name) for name in players)
+            or not all(is_clean_text(name) for name in players)
         ):
             raise BadResponse("the service's game ticket has no two players")
         self.players = [str(name) for name in players]
@@ -98,7 +81,7 @@ class Ticket:
         if self.you not in self.players:
             raise BadResponse("the service's game ticket is not for one of its players")
         token = entry.get("token")
-        self.token = str(token) if _is_clean(token) else None
+        self.token = str(token) if is_clean_text(token) else None
         self.pool = _text(entry, "pool", "a game ticket")
         self.rated = entry.get("rated") is True
         self.rows, self.columns, self.connect = _board(entry, "a game ticket")
@@ -242,13 +225,9 @@ def _expect_dict(answer: object, what: str) -> dict[str, object]:
     return answer
 
 
-def _is_clean(value: object) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= 200 and is_shown_safely(value)
-
-
 def _text(entry: dict[str, object], name: str, what: str) -> str:
     value = entry.get(name)
-    if not _is_clean(value):
+    if not is_clean_text(value):
         raise BadResponse(f"the service's answer for {what} has no valid {name}")
     return str(value)
 
@@ -259,13 +238,9 @@ def _number(value: object, what: str) -> float:
     return float(value)
 
 
-def _count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 100
-
-
 def _board(entry: dict[str, object], what: str) -> tuple[int, int, int]:
     sizes = [entry.get(name) for name in ("rows", "columns", "connect")]
-    if not all(_count(size) for size in sizes):
+    if not all(is_count(size, MAX_BOARD) for size in sizes):
         raise BadResponse(f"the service's answer for {what} has no valid board")
     rows, columns, connect = (int(size) for size in sizes)  # type: ignore[call-overload]
     return rows, columns, connect

@@ -53,6 +53,9 @@ __all__ = [
     "parse_watch_url",
     "printable",
     "is_shown_safely",
+    "is_clean_text",
+    "is_count",
+    "MAX_BOARD",
 ]
 
 MAX_RESPONSE_BYTES = 1 << 20
@@ -159,7 +162,7 @@ class FriendStatus:
         if (
             not isinstance(players, list)
             or not isinstance(moves, int)
-            or not _is_clean_text(version)
+            or not is_clean_text(version)
         ):
             raise BadResponse("the service's status of the game is malformed")
         self.present: dict[str, bool] = {}
@@ -167,7 +170,7 @@ class FriendStatus:
         for entry in players:
             player = _expect_dict(entry)
             name = player.get("name")
-            if not _is_clean_text(name) or not isinstance(player.get("present"), bool):
+            if not is_clean_text(name) or not isinstance(player.get("present"), bool):
                 raise BadResponse("the service's status of the game is malformed")
             self.present[str(name)] = bool(player["present"])
             clock = player.get("clock")
@@ -175,15 +178,15 @@ class FriendStatus:
                 self.clocks[str(name)] = float(clock)
         offer = answer.get("offer")
         self.offer: tuple[str, str] | None = None
-        if isinstance(offer, dict) and _is_clean_text(offer.get("kind")):
-            if _is_clean_text(offer.get("by")):
+        if isinstance(offer, dict) and is_clean_text(offer.get("kind")):
+            if is_clean_text(offer.get("by")):
                 self.offer = (str(offer["kind"]), str(offer["by"]))
         reason = answer.get("reason")
         rematch = answer.get("rematch")
         self.done = answer.get("state") == "DONE"
-        self.reason = str(reason) if _is_clean_text(reason) else None
+        self.reason = str(reason) if is_clean_text(reason) else None
         self.moves = moves
-        self.rematch = str(rematch) if _is_clean_text(rematch) else None
+        self.rematch = str(rematch) if is_clean_text(rematch) else None
         self.claimable = answer.get("claimable") is True
         self.version = str(version)
 
@@ -359,9 +362,9 @@ class DropTokenClient:
         answer = _expect_dict(self._request("POST", "/drop_token", body=body))
         game_id = answer.get("gameId")
         tokens = answer.get("tokens")
-        if not _is_clean_text(game_id) or not isinstance(tokens, dict):
+        if not is_clean_text(game_id) or not isinstance(tokens, dict):
             raise BadResponse(f"the service at {self.base} did not create a game with tokens")
-        if set(tokens) != set(players) or not all(_is_clean_text(t) for t in tokens.values()):
+        if set(tokens) != set(players) or not all(is_clean_text(t) for t in tokens.values()):
             raise BadResponse(f"the service at {self.base} sent tokens for other players")
         return CreatedGame(str(game_id), {name: str(tokens[name]) for name in players})
 
@@ -375,7 +378,7 @@ class DropTokenClient:
         players = answer.get("players")
         if (
             not isinstance(players, list)
-            or not all(_is_clean_text(name) for name in players)
+            or not all(is_clean_text(name) for name in players)
             or len(set(players)) != len(players)
             or answer.get("state") not in ("IN_PROGRESS", "DONE")
         ):
@@ -383,12 +386,12 @@ class DropTokenClient:
         size = [answer.get(key) for key in ("rows", "columns")]
         if size == [None, None]:
             rows = columns = None
-        elif all(_is_count(value, _MAX_BOARD) for value in size):
+        elif all(is_count(value, MAX_BOARD) for value in size):
             rows, columns = (int(value) for value in size)  # type: ignore[call-overload]
         else:
             raise BadResponse(f"the service's board of game {printable(game_id)} is malformed")
         connect = answer.get("connect")
-        if connect is not None and not _is_count(connect, _MAX_BOARD):
+        if connect is not None and not is_count(connect, MAX_BOARD):
             raise BadResponse(f"the service's chain of game {printable(game_id)} is malformed")
         return GameInfo(
             [str(name) for name in players],
@@ -723,23 +726,23 @@ def _expect_dict(answer: object) -> dict[str, object]:
     return answer
 
 
-_MAX_BOARD = 100
+MAX_BOARD = 100
 """The most rows, and the most columns, a service's game may have (the service's own limit)."""
 
 
-def _is_count(value: object, most: int) -> bool:
+def is_count(value: object, most: int) -> bool:
     """An integer from 1 to ``most`` (a JSON true is no count)."""
     return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= most
 
 
-def _is_clean_text(value: object) -> bool:
+def is_clean_text(value: object) -> bool:
     """A non-empty string of at most 200 characters shown safely: an id, a name or a token."""
     return isinstance(value, str) and 0 < len(value) <= 200 and is_shown_safely(value)
 
 
 def _remote_move(entry: object) -> RemoteMove:
     """One entry of the move list, checked: a MOVE has an integer column, a QUIT none."""
-    if isinstance(entry, dict) and _is_clean_text(entry.get("player")):
+    if isinstance(entry, dict) and is_clean_text(entry.get("player")):
         player = str(entry["player"])
         column = entry.get("column")
         if entry.get("type") == "QUIT" and column is None:
