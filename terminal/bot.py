@@ -434,14 +434,11 @@ class Bot:
 
     def _unfinished_game(self) -> Ticket | None:
         """A running game of the bot's it has not played yet (a restart, a seek accepted meanwhile)."""
-        mine = patiently(self.client.my_lobby)
-        return self._new_game(mine)
+        return self.client.new_game(patiently(self.client.my_lobby), self._unplayed)
 
-    def _new_game(self, mine: dict[str, object]) -> Ticket | None:
-        for ticket in self.client.my_games(mine):
-            if ticket.state == "IN_PROGRESS" and ticket.token and ticket.game_id not in self.played:
-                return ticket
-        return None
+    def _unplayed(self, ticket: Ticket) -> bool:
+        """Whether ``ticket`` is a game the bot can play and has not played yet."""
+        return bool(ticket.token) and ticket.game_id not in self.played
 
     def _find_game(self, mode: str) -> Ticket:
         if mode == "accept":
@@ -458,13 +455,7 @@ class Bot:
 
     def _wait_for_game(self) -> Ticket:
         """The next game of the bot's that the service tells (``GET /lobby/me``, pushed)."""
-        mine = patiently(self.client.my_lobby)
-        while True:
-            ticket = self._new_game(mine)
-            if ticket is not None:
-                return ticket
-            version = int(str(mine["version"]))
-            mine = patiently(self.client.my_lobby, version, LOBBY_WAIT)
+        return self.client.next_game(self._unplayed, patiently)
 
     def _accept_a_seek(self) -> Ticket:
         """Accept the first open challenge of someone else's, waiting for one (pushed)."""

@@ -11,6 +11,7 @@ is raised.
 from __future__ import annotations
 
 import urllib.parse
+from collections.abc import Callable
 
 from .errors import BadResponse, ServiceRefused
 from .network import MAX_BOARD, DropTokenClient, is_clean_text, is_count
@@ -19,6 +20,10 @@ __all__ = ["LOBBY_WAIT", "Seek", "Ticket", "LobbyClient"]
 
 LOBBY_WAIT = 25.0
 """Seconds one lobby long poll asks the service to wait for a change (it also keeps the player present)."""
+
+Caller = Callable[..., dict[str, object]]
+"""How a caller makes one of the lobby's requests: ``call(request, *arguments)``, with its
+own answer to a service that does not answer (retry, or give up)."""
 
 
 class Seek:
@@ -185,6 +190,25 @@ class LobbyClient(DropTokenClient):
         if not isinstance(entries, list):
             raise BadResponse("the service's list of the player's games is malformed")
         return [Ticket(entry) for entry in entries]
+
+    def new_game(
+        self, answer: dict[str, object], is_new: Callable[[Ticket], bool]
+    ) -> Ticket | None:
+        """The newest game in progress of a ``/lobby/me`` answer that ``is_new`` takes, or None."""
+        for ticket in self.my_games(answer):
+            if ticket.state == "IN_PROGRESS" and is_new(ticket):
+                return ticket
+        return None
+
+    def next_game(self, is_new: Callable[[Ticket], bool], call: Caller) -> Ticket:
+        """The player's first game in progress that ``is_new`` takes, waiting for it: each
+        change of ``GET /lobby/me`` is pushed (``call`` makes each request: its retries)."""
+        mine = call(self.my_lobby)
+        while True:
+            ticket = self.new_game(mine, is_new)
+            if ticket is not None:
+                return ticket
+            mine = call(self.my_lobby, int(str(mine["version"])), LOBBY_WAIT)
 
     def _keyed(
         self,

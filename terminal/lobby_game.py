@@ -276,20 +276,10 @@ def _wait_for_game(
                 break  # the watch gave up (the service refused): the plain wait says why
             if typed.strip().lower() == "q":
                 return None
-    mine = _call(client, client.my_lobby)
-    while True:
-        ticket = _new_game(client, mine, known)
-        if ticket is not None:
-            return ticket
-        version = int(str(mine["version"]))
-        mine = _call(client, client.my_lobby, version, LOBBY_WAIT)
-
-
-def _new_game(client: LobbyClient, mine: dict[str, object], known: frozenset[str]) -> Ticket | None:
-    for ticket in client.my_games(mine):
-        if ticket.game_id not in known and ticket.state == "IN_PROGRESS":
-            return ticket
-    return None
+    return client.next_game(
+        lambda ticket: ticket.game_id not in known,
+        lambda request, *arguments: _call(client, request, *arguments),
+    )
 
 
 class _GameWatch:
@@ -321,7 +311,7 @@ class _GameWatch:
                 continue
             except NetworkError:
                 return False
-            self.ticket = _new_game(self._client, mine, self.known)
+            self.ticket = self._client.new_game(mine, lambda game: game.game_id not in self.known)
             if self.ticket is not None:
                 return True
             version = int(str(mine["version"]))
