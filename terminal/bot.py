@@ -43,9 +43,10 @@ from connect_four.engine.budget import deadline_for, now
 from connect_four.engine.outlook import LIKELY_WIN_MARGIN
 from connect_four.engine.solver import LEVELS, choose_move
 
-from .errors import NetworkError, ServerUnreachable, ServiceRefused
+from .errors import NetworkError, ServerUnreachable, ServiceRefused, UsageError
 from .lobby import LOBBY_WAIT, LobbyClient, Ticket
 from .network import FriendStatus, GameAddress, RemoteMove, parse_server_url
+from .options import parse_clock
 from .player_keys import KeyFileError, StoredPlayer, read_player, save_player
 
 __all__ = [
@@ -569,7 +570,8 @@ def _game_options(options: argparse.Namespace) -> dict[str, object]:
 
 
 def clock_option(text: str) -> dict[str, float]:
-    """``--clock``: ``M+I`` (minutes, seconds a move) or ``Nd`` (days a move), as the service takes it.
+    """``--clock``: ``M+I`` (minutes, seconds a move) or ``Nd`` (days a move), as connect.py's
+    ``--clock`` reads it (:func:`~connect_four.terminal.options.parse_clock`).
 
     >>> clock_option("5+3"), clock_option("0.5+0"), clock_option("2d")
     ({'minutes': 5.0, 'increment': 3.0}, {'minutes': 0.5, 'increment': 0.0}, {'days': 2})
@@ -578,12 +580,9 @@ def clock_option(text: str) -> dict[str, float]:
         argparse.ArgumentTypeError: anything else (argparse says so, status 2).
     """
     try:
-        if text.endswith("d"):
-            return {"days": int(text[:-1])}  # whole days: the service takes no fraction
-        minutes, _, increment = text.partition("+")
-        return {"minutes": float(minutes), "increment": float(increment or 0)}
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is no clock: M+I (5+3) or Nd (2d)") from None
+        return parse_clock(text)
+    except UsageError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _parser() -> argparse.ArgumentParser:
