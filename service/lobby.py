@@ -107,16 +107,15 @@ class Lobby:
         for key in keys:
             self.events.notify(key)
 
-    def player(self, key: str, hold: float = 0.0) -> tuple[str, bool]:
-        """The name and bot flag of the player whose key this is, marked present.
-
-        ``hold``: seconds the call will wait (a long poll), present all along.
+    def player(self, key: str) -> tuple[str, bool]:
+        """The name and bot flag of the player whose key this is, marked present (a wait is
+        :meth:`hold`'s).
 
         Raises:
             KeyRejectedError: the key is no player's.
         """
         now = self.clock()
-        return self.store.player_by_key(key_digest(key), now, now + hold + self.presence)
+        return self.store.player_by_key(key_digest(key), now, now + self.presence)
 
     def hold(self, key: str, wait: float) -> tuple[str, float]:
         """The player of ``key`` holding a wait of ``wait`` seconds here: their name and the end

@@ -114,10 +114,21 @@ def _ticket(game: LobbyGame, seat: int, key: str) -> dict[str, Any]:
     }
 
 
-async def _player(store: Any, lobby: Lobby, authorization: str | None, hold: float = 0.0) -> str:
-    key = bearer_key(authorization)
-    name, _ = await call_store(store, lobby.player, key, hold)
+async def _player(store: Any, lobby: Lobby, authorization: str | None) -> str:
+    name, _ = await call_store(store, lobby.player, bearer_key(authorization))
     return name
+
+
+async def _present(
+    store: Any, lobby: Lobby, key: str, wait: float | None
+) -> tuple[str, tuple[Lobby, str, float] | None]:
+    """The key's player, marked present: for a moment, or (``wait``) while a long poll is
+    held, with what :func:`_answer` lets go when it ends."""
+    if wait is None:
+        name, _ = await call_store(store, lobby.player, key)
+        return name, None
+    name, until = await call_store(store, lobby.hold, key, wait)
+    return name, (lobby, name, until)
 
 
 def _json(data: Any) -> bytes:
@@ -186,11 +197,7 @@ async def read_lobby(
     """
     held = None
     if authorization is not None:
-        if wait is None:
-            await _player(store, lobby, authorization)
-        else:
-            name, until = await call_store(store, lobby.hold, bearer_key(authorization), wait)
-            held = (lobby, name, until)
+        _, held = await _present(store, lobby, bearer_key(authorization), wait)
 
     def read() -> Reading[bytes]:
         version, body = lobby.lobby_json()
@@ -262,12 +269,7 @@ async def read_my_lobby(
     pairing) comes at once. The player is present while the request waits.
     """
     key = bearer_key(authorization)
-    held = None
-    if wait is None:
-        name, _ = await call_store(store, lobby.player, key)
-    else:
-        name, until = await call_store(store, lobby.hold, key, wait)
-        held = (lobby, name, until)
+    name, held = await _present(store, lobby, key, wait)
 
     def read() -> Reading[bytes]:
         view, nonces = store.my_view(name)
