@@ -129,20 +129,19 @@ def play(settings: Settings) -> None:
             elif isinstance(step, Ask):
                 if keys is not None:
                     keys.listen()  # what was typed while waiting is no answer
-                try:
-                    typed = input(step.prompt) if step.news is None else _ask_unless_news(step)
-                except (KeyboardInterrupt, EOFError) as leaving:
-                    if not getattr(step.news, "hears_leaving", False):
-                        raise
-                    # The lobby's wait takes back what was open and says so (LeftWaiting).
-                    steps.throw(leaving)
-                    raise
+                typed = input(step.prompt) if step.news is None else _ask_unless_news(step)
                 if keys is not None:
                     if typed is None:
                         keys.listen()  # a line begun when the news came is no answer either
                     keys.hush()
             else:
                 _wait(step.seconds)
+    except (KeyboardInterrupt, EOFError) as leaving:
+        # Ctrl-C or the end of input, whenever it comes, reaches the conversation
+        # where it stands: the lobby's wait takes back what was open and says
+        # so (LeftWaiting). A conversation that has ended raises it again.
+        steps.throw(leaving)
+        raise
     finally:
         if keys is not None:
             keys.restore()

@@ -208,10 +208,10 @@ def _seek(
     seek = _call(
         client, client.create_seek, {**_game_options(settings), "colour": settings.seek_colour}
     )
-    yield Show(f"Your challenge is open: {seek.describe()}")
-    yield Show("Waiting for someone to accept it... (Ctrl-C takes it back)")
     ticket = None
-    try:
+    try:  # from here on a leaving takes the challenge back, however soon it comes
+        yield Show(f"Your challenge is open: {seek.describe()}")
+        yield Show("Waiting for someone to accept it... (Ctrl-C takes it back)")
         ticket = yield from _wait_for_game(client, known, at_terminal)
     except KeyboardInterrupt:
         raise LeftWaiting("you left before anyone accepted: your challenge is taken back") from None
@@ -235,8 +235,8 @@ def _pair(
     ticket = _call(client, client.pair, _game_options(settings))
     if ticket is not None:
         return ticket
-    yield Show("Waiting for someone to play... (Ctrl-C stops waiting)")
     try:
+        yield Show("Waiting for someone to play... (Ctrl-C stops waiting)")
         ticket = yield from _wait_for_game(client, known, at_terminal)
     except KeyboardInterrupt:
         raise LeftWaiting("you left before anyone came: you no longer wait to play") from None
@@ -288,11 +288,7 @@ class _GameWatch:
     connect.py runs :meth:`wait` in a thread of its own while the prompt
     shows: long polls of ``GET /lobby/me`` on a client of its own, so that
     :meth:`stop` cuts only them short. It shows nothing and raises nothing.
-    :attr:`hears_leaving`: connect.py throws Ctrl-C or the end of input at
-    the prompt into the conversation, which takes back what was open.
     """
-
-    hears_leaving = True
 
     def __init__(self, client: LobbyClient, known: frozenset[str]) -> None:
         self._client = LobbyClient(client.base, client.key, client.timeout)

@@ -51,11 +51,12 @@ def without_no_color() -> dict[str, str]:
     return {name: value for name, value in os.environ.items() if name != "NO_COLOR"}
 
 
-def run_like_the_harness(inputs, *arguments, on_line=None):
+def run_like_the_harness(inputs, *arguments, on_line=None, errors=None):
     """Run connect.py with print/input replaced, as byu-pytest-utils does; return what it showed.
 
     ``on_line``, when given, is called with each line printed to standard
-    output as it is printed (a network test's friend reads the join command).
+    output as it is printed (a network test's friend reads the join command);
+    ``errors``, a list, gets each line printed to another file (stderr).
     """
     shown = []
     pending = list(inputs)
@@ -73,6 +74,8 @@ def run_like_the_harness(inputs, *arguments, on_line=None):
             shown.append(values[0] + "\n")
             if on_line is not None:
                 on_line(values[0])
+        elif errors is not None:
+            errors.append(values[0])
 
     saved = sys.argv
     sys.argv = [str(CONNECT), *arguments]

@@ -28,7 +28,7 @@ from connect_four.terminal.lobby import LobbyClient, Seek, Ticket
 from connect_four.terminal.lobby_game import CHOICE_PROMPT, converse_in_lobby
 from connect_four.terminal.options import parse_options
 from connect_four.terminal.steps import Ask, Show
-from connect_support import CONNECT, ROOT, default_sigint
+from connect_support import CONNECT, ROOT, default_sigint, run_like_the_harness
 from lobby_player import (
     DEADLINE,
     bearer,
@@ -271,6 +271,53 @@ def test_a_kept_key_the_service_does_not_know_is_said_without_showing_it(
     assert "secret-gone" not in shown.stdout + shown.stderr
     overridden = run_lobby(base, tmp_path, "q\n", key="env-secret-gone")
     assert "does not know the key of CONNECT_FOUR_KEY" in overridden.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "choice", "line", "said"),
+    [
+        ("vicky", "n", "Your challenge is open:", "your challenge is taken back"),
+        ("viola", "n", "Waiting for someone to accept it...", "your challenge is taken back"),
+        ("vince", "p", "Waiting for someone to play...", "you no longer wait to play"),
+    ],
+)
+def test_ctrl_c_as_the_wait_is_shown_still_takes_back_what_was_open(
+    base: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    choice: str,
+    line: str,
+    said: str,
+) -> None:
+    """Ctrl-C between two steps of the wait (here: as a line of it is printed) leaves nothing open.
+
+    connect.py gives a Ctrl-C to the conversation where it stands, not only
+    at the wait's prompt; it once left the challenge open when it came
+    before the prompt.
+    """
+    watcher = register(base, f"{name}-eyes")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("CONNECT_FOUR_KEY", raising=False)
+
+    def interrupt_at(printed: str) -> None:
+        if printed.startswith(line):
+            raise KeyboardInterrupt
+
+    errors: list[str] = []
+    with pytest.raises(SystemExit) as ended:
+        run_like_the_harness(
+            [name, choice],
+            *("--server", base, "--lobby"),
+            on_line=interrupt_at,
+            errors=errors,
+        )
+    assert ended.value.code == 130
+    assert errors[-1].endswith(f": {said}"), errors
+    seen = lobby(base, watcher)
+    assert [seek for seek in seen["seeks"] if seek["by"] == name] == []
+    assert not any(name in str(waiting) for waiting in seen["waiting"].values())
 
 
 def _joined_in_process(base: str, name: str, choice: str) -> list[str]:
