@@ -16,7 +16,7 @@ from _pytest.doctest import DoctestItem, DoctestModule
 from hypothesis import settings
 from slow_support import starts_processes, unmarked_process_users
 
-from browser.chromium import chromium_header
+from browser.chromium import browsers_header
 
 # Bytecode caching is on from before the plugins load: tests/bytecode_on.py
 # (pyproject.toml's addopts load it).
@@ -146,9 +146,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return cores if fast_only else WORKERS_PER_CORE * cores
 
 
-def pytest_report_header() -> str:
-    """Name the chromium the browser tests drive, and its version: pages differ between them."""
-    return chromium_header()
+def pytest_report_header() -> list[str]:
+    """Name the browsers the browser tests drive, and their versions: pages differ between them."""
+    return browsers_header()
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -164,6 +164,10 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers", "shared_app: the test's service client is the session's one app (tests/service)"
+    )
+    config.addinivalue_line(
+        "markers",
+        "both_browsers: a browser test run on Debian's full chromium too (tests/browser/conftest.py)",
     )
 
 
@@ -183,6 +187,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if isinstance(item, DoctestItem) and not hasattr(item, "_obj"):
             item._obj = item  # type: ignore[attr-defined]
+    # The tests on Debian's full chromium first, together: xdist's work stealing
+    # hands each worker a run of the list from its front and steals from the
+    # back, so one worker alone launches that browser (a second of CPU each).
+    items.sort(key=lambda item: not _drives_full_chromium(item))
+
+
+def _drives_full_chromium(item: pytest.Item) -> bool:
+    """Whether ``item`` is a browser test's run on the full chromium (tests/browser/conftest.py)."""
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and callspec.params.get("browser_name") == "chromium"
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

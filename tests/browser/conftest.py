@@ -1,9 +1,14 @@
 """The browser page's tests: Debian's chromium driven by Playwright, against real services.
 
-One browser for each xdist worker; each test that asks for ``service`` gets
-a real service of its own (``python -m connect_four.service``, a fresh
-SQLite file). No test can see what another left in the browser, by
-construction rather than by emptying anything (tests/browser/context_pool.py):
+Two browsers for each xdist worker, both Debian's, of one version: every
+test drives chromium-headless-shell, the same Blink and V8 without the
+browser around the page, at about half chromium's CPU; a test marked
+``both_browsers`` runs on the full ``chromium`` too, the browser users run
+(the isolation below, a game of each kind, the docs). Each test that asks
+for ``service`` gets a real service of its own (``python -m
+connect_four.service``, a fresh SQLite file). No test can see what another
+left in the browser, by construction rather than by emptying anything
+(tests/browser/context_pool.py):
 
 - each test's pages are new pages (session storage and history start
   empty), each in a browser context of its own, kept from test to test;
@@ -20,7 +25,7 @@ construction rather than by emptying anything (tests/browser/context_pool.py):
 
 A test fails, too, if a page raised a JavaScript error, broke the
 Content-Security-Policy, or opened a dialog (the XSS names' alert()).
-These tests never skip: without chromium they fail, saying how to install it.
+These tests never skip: without a browser they fail, saying how to install it.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwrig
 from slow_support import starts_processes
 
 from browser.browser_support import own_service
-from browser.chromium import CHROMIUM, launch
+from browser.chromium import BROWSERS, launch
 from browser.context_pool import ContextPool, lent_pages
 
 WAIT_MS = 20_000
@@ -52,17 +57,40 @@ def playwright() -> Iterator[Playwright]:
         yield driver
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test marked ``both_browsers`` runs once on each browser, named in its id."""
+    if metafunc.definition.get_closest_marker("both_browsers") is not None:
+        metafunc.parametrize("browser_name", list(BROWSERS), indirect=True)
+
+
+@pytest.fixture
+def browser_name(request: pytest.FixtureRequest) -> str:
+    """The name (in BROWSERS) of the browser the test drives: the headless shell unless marked."""
+    return str(getattr(request, "param", "headless-shell"))
+
+
 @pytest.fixture(scope="session")
 @starts_processes
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    """The session's chromium, headless, with a fresh profile of its own."""
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)", pytrace=False
-        )
-    browser = launch(playwright)
-    yield browser
-    browser.close()
+def browsers(playwright: Playwright) -> Iterator[dict[str, Browser]]:
+    """Each browser this worker drives, launched when a test first asks for it."""
+    launched: dict[str, Browser] = {}
+    yield launched
+    for browser in launched.values():
+        browser.close()
+
+
+@pytest.fixture
+def browser(browsers: dict[str, Browser], browser_name: str, playwright: Playwright) -> Browser:
+    """The browser the test drives, headless, with a fresh profile of its own for the session."""
+    if browser_name not in browsers:
+        executable = BROWSERS[browser_name]
+        if not executable.exists():
+            pytest.fail(
+                f"{executable} is missing: apt-get install {executable.name} (.ci/run does)",
+                pytrace=False,
+            )
+        browsers[browser_name] = launch(playwright, executable)
+    return browsers[browser_name]
 
 
 @pytest.fixture
@@ -74,11 +102,22 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def context_pool(browser: Browser) -> Iterator[ContextPool]:
-    """The session's browser contexts, kept from test to test (tests/browser/context_pool.py)."""
-    pool = ContextPool(browser, timeout_ms=WAIT_MS)
-    yield pool
-    pool.close()
+def context_pools() -> Iterator[dict[str, ContextPool]]:
+    """Each browser's contexts, kept from test to test (tests/browser/context_pool.py)."""
+    pools: dict[str, ContextPool] = {}
+    yield pools
+    for pool in pools.values():
+        pool.close()
+
+
+@pytest.fixture
+def context_pool(
+    browser: Browser, context_pools: dict[str, ContextPool], browser_name: str
+) -> ContextPool:
+    """The contexts of the browser the test drives (closed before it: asked for after it)."""
+    if browser_name not in context_pools:
+        context_pools[browser_name] = ContextPool(browser, timeout_ms=WAIT_MS)
+    return context_pools[browser_name]
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Starts chromium ($CONNECT_FOUR_CHROMIUM, else /usr/bin/chromium) with the arguments given,
+# Starts $CONNECT_FOUR_CHROMIUM (else /usr/bin/chromium) with the arguments given,
 # every --disable-features merged into one: chromium obeys only the last, and Playwright
 # passes its own list before the tests' (tests/browser/chromium.py).
 disabled=""

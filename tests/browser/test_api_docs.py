@@ -13,6 +13,7 @@ from server_support import HTTP
 pytestmark = pytest.mark.slow  # a browser and a real service
 
 
+@pytest.mark.both_browsers
 def test_the_docs_page_lists_every_operation_with_every_other_host_blocked(
     new_page: Callable[..., Page], service: str
 ) -> None:

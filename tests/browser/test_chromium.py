@@ -1,4 +1,4 @@
-"""The report's header names the chromium the browser tests drive (never failing); its launcher."""
+"""The report's header names the browsers the browser tests drive (never failing); their launcher."""
 
 from __future__ import annotations
 
@@ -11,22 +11,38 @@ import pytest
 from browser import chromium
 
 
-def test_the_header_gives_the_executable_and_its_version() -> None:
-    line = chromium.chromium_header()
-    assert line.startswith(f"chromium: {chromium.CHROMIUM}, Chromium "), line
-    assert any(word[:1].isdigit() and word.count(".") == 3 for word in line.split()), line
+def test_the_header_gives_each_browser_s_executable_and_version() -> None:
+    lines = chromium.browsers_header()
+    assert len(lines) == len(chromium.BROWSERS) == 2
+    for line, executable in zip(lines, chromium.BROWSERS.values(), strict=True):
+        assert line.startswith(f"chromium: {executable}, Chromium "), line
+        assert any(word[:1].isdigit() and word.count(".") == 3 for word in line.split()), line
+
+
+def test_both_browsers_are_one_chromium_version() -> None:
+    """The headless shell stands for chromium in most tests: they must be one release."""
+    versions = {
+        next(word for word in line.split() if word.count(".") == 3)
+        for line in chromium.browsers_header()
+    }
+    assert len(versions) == 1, chromium.browsers_header()
 
 
 @pytest.mark.parametrize(
     ("executable", "said"),
-    [("no-such-chromium", "is missing"), ("/bin/false", "--version failed with 1")],
+    [
+        (
+            "chromium-headless-shell",
+            "is missing (the browser tests fail: apt-get install chromium-headless-shell)",
+        ),
+        ("/bin/false", "--version failed with 1"),
+    ],
 )
-def test_a_missing_or_broken_chromium_is_said_not_raised(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, executable: str, said: str
+def test_a_missing_or_broken_browser_is_said_not_raised(
+    tmp_path: Path, executable: str, said: str
 ) -> None:
     path = Path(executable) if executable.startswith("/") else tmp_path / executable
-    monkeypatch.setattr(chromium, "CHROMIUM", path)
-    assert chromium.chromium_header().startswith(f"chromium: {path} {said}")
+    assert chromium.chromium_header(path) == f"chromium: {path} {said}"
 
 
 def test_the_launcher_merges_every_list_of_disabled_features_into_one(tmp_path: Path) -> None:

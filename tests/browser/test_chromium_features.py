@@ -8,6 +8,7 @@ from playwright.sync_api import Browser, Route
 pytestmark = pytest.mark.slow  # a browser
 
 
+@pytest.mark.both_browsers
 def test_no_window_loads_the_address_bars_popup(browser: Browser) -> None:
     context = browser.new_context()
     try:
@@ -18,6 +19,7 @@ def test_no_window_loads_the_address_bars_popup(browser: Browser) -> None:
         context.close()
 
 
+@pytest.mark.both_browsers
 def test_playwright_s_own_disabled_features_stay_disabled(browser: Browser) -> None:
     """An http address stays http: Playwright turns HTTPS upgrades off in its --disable-features."""
     asked: list[str] = []

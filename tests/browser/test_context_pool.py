@@ -129,6 +129,7 @@ def _a_test(pool: ContextPool, folder: Path, leave: bool) -> tuple[BrowserContex
             return page.context, found
 
 
+@pytest.mark.both_browsers
 def test_nothing_a_test_leaves_in_its_context_reaches_the_next_test(
     context_pool: ContextPool, tmp_path: Path
 ) -> None:
@@ -141,6 +142,7 @@ def test_nothing_a_test_leaves_in_its_context_reaches_the_next_test(
     assert found == [new, NOTHING, NOTHING, 200, 404, 1, new + 1]
 
 
+@pytest.mark.both_browsers
 def test_a_page_going_where_an_earlier_tests_page_went_fails_its_test(
     context_pool: ContextPool,
 ) -> None:
@@ -155,6 +157,7 @@ def test_a_page_going_where_an_earlier_tests_page_went_fails_its_test(
             context_pool.give_back(again)
 
 
+@pytest.mark.both_browsers
 def test_every_page_lent_is_new_and_starts_blank(context_pool: ContextPool) -> None:
     page = context_pool.lend(800, 600)
     page.set_content("<title>the last test's page</title>")
@@ -167,6 +170,7 @@ def test_every_page_lent_is_new_and_starts_blank(context_pool: ContextPool) -> N
     context_pool.give_back(again)
 
 
+@pytest.mark.both_browsers
 def test_a_context_a_test_listened_to_routed_or_closed_is_not_lent_again(
     context_pool: ContextPool,
 ) -> None:
@@ -195,6 +199,7 @@ def test_a_context_a_test_listened_to_routed_or_closed_is_not_lent_again(
     context_pool.give_back(last)
 
 
+@pytest.mark.both_browsers
 def test_a_context_whose_clock_a_test_set_is_not_lent_again(context_pool: ContextPool) -> None:
     """Playwright's clock is the context's and stays: the next test's timers would never fire."""
     clocked = context_pool.lend(800, 600)
@@ -208,6 +213,7 @@ def test_a_context_whose_clock_a_test_set_is_not_lent_again(context_pool: Contex
     context_pool.give_back(after)
 
 
+@pytest.mark.both_browsers
 def test_pages_of_other_options_come_from_other_contexts(context_pool: ContextPool) -> None:
     plain = context_pool.lend(800, 600)
     context_pool.give_back(plain)

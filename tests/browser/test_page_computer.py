@@ -27,6 +27,7 @@ def tab_to(page: Page, text: str) -> None:
     raise AssertionError(f"Tab never reached {text!r}")
 
 
+@pytest.mark.both_browsers
 def test_a_whole_game_with_the_keyboard_alone(new_page: Callable[..., Page], service: str) -> None:
     page = new_page()
     page.goto(service + "/")

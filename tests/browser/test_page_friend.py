@@ -28,6 +28,7 @@ def create_game(page: Page, service: str, me: str, friend: str) -> str:
     return link.input_value()
 
 
+@pytest.mark.both_browsers
 def test_a_whole_game_by_link_between_players_named_with_markup(
     new_page: Callable[..., Page], service: str
 ) -> None:
