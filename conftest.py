@@ -16,7 +16,7 @@ from _pytest.doctest import DoctestItem, DoctestModule
 from hypothesis import settings
 from slow_support import starts_processes, unmarked_process_users
 
-from browser.chromium import browsers_header
+from browser.chromium import FULL_NAME, browsers_header
 
 # Bytecode caching is on from before the plugins load: tests/bytecode_on.py
 # (pyproject.toml's addopts load it).
@@ -189,14 +189,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item._obj = item  # type: ignore[attr-defined]
     # The tests on Debian's full chromium first, together: xdist's work stealing
     # hands each worker a run of the list from its front and steals from the
-    # back, so one worker alone launches that browser (a second of CPU each).
+    # back, so one worker alone launches that browser (about a second of CPU each).
     items.sort(key=lambda item: not _drives_full_chromium(item))
 
 
 def _drives_full_chromium(item: pytest.Item) -> bool:
     """Whether ``item`` is a browser test's run on the full chromium (tests/browser/conftest.py)."""
     callspec = getattr(item, "callspec", None)
-    return callspec is not None and callspec.params.get("browser_name") == "chromium"
+    return callspec is not None and callspec.params.get("browser_name") == FULL_NAME
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -27,8 +27,11 @@ CHROMIUM = Path(os.environ.get("CONNECT_FOUR_CHROMIUM", "/usr/bin/chromium"))
 ``both_browsers`` (isolation, a game of each kind, the docs) drive it too. Playwright's own
 downloads are never used."""
 
-BROWSERS = {"headless-shell": HEADLESS_SHELL, "chromium": CHROMIUM}
-"""The browsers the tests drive, by the name a test's id gives them."""
+SHELL_NAME, FULL_NAME = "headless-shell", "chromium"
+"""The names a test's id gives the two browsers: every test drives the first."""
+
+BROWSERS = {SHELL_NAME: HEADLESS_SHELL, FULL_NAME: CHROMIUM}
+"""The browsers the tests drive, by name."""
 
 CHROMIUM_ARGUMENTS = [
     "--headless",

@@ -37,7 +37,7 @@ from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwrig
 from slow_support import starts_processes
 
 from browser.browser_support import own_service
-from browser.chromium import BROWSERS, launch
+from browser.chromium import BROWSERS, SHELL_NAME, launch
 from browser.context_pool import ContextPool, lent_pages
 
 WAIT_MS = 20_000
@@ -66,7 +66,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 @pytest.fixture
 def browser_name(request: pytest.FixtureRequest) -> str:
     """The name (in BROWSERS) of the browser the test drives: the headless shell unless marked."""
-    return str(getattr(request, "param", "headless-shell"))
+    return str(getattr(request, "param", SHELL_NAME))
 
 
 @pytest.fixture(scope="session")
