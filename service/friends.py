@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import threading
 import time
 import uuid
@@ -149,6 +150,9 @@ class Friends:
         self._shared: dict[Key, tuple[float, float]] = {}  # (seen, until) last written
         self._looked: set[str] = set()  # Games whose first look is in the database.
         self._next_forget = clock() + FORGET_EVERY
+        # No row of _shared needs upkeep before this time (it may be earlier than
+        # need be, never later): upkeep_due, asked on the loop, walks no table.
+        self._next_due = math.inf
         self.store = store
         self.attach(store)
 
@@ -172,7 +176,9 @@ class Friends:
             self._seen.pop(key, None)
             self._seen[key] = now
             if len(self._seen) > REMEMBERED:
-                del self._seen[next(iter(self._seen))]
+                forgotten = next(iter(self._seen))
+                del self._seen[forgotten]
+                self._note_due(forgotten)  # its row's own "seen" may be due sooner
 
     def made(self, game_id: str) -> None:
         """A game was just made: its players, never seen yet, are away from now on."""
@@ -184,9 +190,12 @@ class Friends:
 
     def waiting(self, game_id: str, player: int, delta: int) -> None:
         """A wait of ``player`` begins (``delta`` 1) or ends (-1)."""
-        self._open[(game_id, player)] += delta
-        if self._open[(game_id, player)] <= 0:
-            del self._open[(game_id, player)]
+        key = (game_id, player)
+        with self._lock:
+            self._open[key] += delta
+            if self._open[key] <= 0:
+                del self._open[key]
+            self._note_due(key)  # a wait's row is refreshed, a left one written gone
         self.seen(game_id, player)
 
     def _away_for(
@@ -245,34 +254,57 @@ class Friends:
             self.store.mark_presence(game_id, player, self.process, seen, until)
             with self._lock:
                 self._shared[(game_id, player)] = (seen, until)
+                self._note_due((game_id, player))
 
     def upkeep_due(self) -> bool:
-        """Whether :meth:`upkeep` has anything to do (no statement: asked on the loop)."""
-        now = self.clock()
-        return now >= self._next_forget or any(self._plan(now))
+        """Whether :meth:`upkeep` may have anything to do (no statement, no walk: asked on the
+        loop every tick); never False when it has."""
+        return self.clock() >= min(self._next_forget, self._next_due)
+
+    def _due(self, key: Key) -> float:
+        """When ``key``'s row needs upkeep: a wait's refresh, or a departure (under the lock)."""
+        seen, until = self._shared[key]
+        if self._open.get(key, 0) > 0:
+            return min(seen + self.heartbeat, until - self.grace)
+        return max(self._seen.get(key, seen), seen) + self.grace
+
+    def _note_due(self, key: Key) -> None:
+        """Bring :attr:`_next_due` forward to ``key``'s upkeep if that is sooner (under the lock)."""
+        if key in self._shared:
+            self._next_due = min(self._next_due, self._due(key))
 
     def _plan(
         self, now: float
     ) -> tuple[list[tuple[str, int, float, float]], list[tuple[str, int, float, float]], list[Key]]:
         """The rows to refresh and the departures to write at ``now`` (game, player, seen,
-        until), and the players whose rows vouch for nobody any more (nothing to write)."""
+        until), and the players whose rows vouch for nobody any more (nothing to write).
+
+        Notes when the rows it leaves need upkeep next (:attr:`_next_due`).
+        """
         refresh: list[tuple[str, int, float, float]] = []
         left: list[tuple[str, int, float, float]] = []
         stale: list[Key] = []
+        later = math.inf  # A row written now notes its own next time (_write); one not, now.
         with self._lock:
             for key, (seen, until) in self._shared.items():
                 game_id, player = key
                 if self._open.get(key, 0) > 0:
                     if now - seen >= self.heartbeat or until < now + self.grace:
                         refresh.append((game_id, player, now, now + self.lease))
+                        later = now
+                    else:
+                        later = min(later, self._due(key))
                     continue
                 last = max(self._seen.get(key, seen), seen)
                 if last + self.grace > now:
-                    continue  # Still present here: back soon, or gone once the grace ends.
-                if until > last + self.grace:
+                    # Still present here: back soon, or gone once the grace ends.
+                    later = min(later, last + self.grace)
+                elif until > last + self.grace:
                     left.append((game_id, player, last, last + self.grace))
+                    later = now
                 else:
                     stale.append(key)
+            self._next_due = later
         return refresh, left, stale
 
     def upkeep(self) -> list[str]:
