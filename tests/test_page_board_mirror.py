@@ -12,14 +12,12 @@ hold wins in each of the four directions.
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 import subprocess
 from collections import Counter
 from pathlib import Path
 
-import pytest
+from node_support import node_program
 
 from connect_four.engine.game import Game, Status
 from connect_four.engine.lines import DIRECTIONS
@@ -39,17 +37,6 @@ SHAPES = [
 ]
 
 GAMES_PER_SHAPE = 80
-
-
-def _node() -> str:
-    """Node's path; a test without it skips on a developer's machine and fails in CI."""
-    node = shutil.which("node")
-    if node is None:
-        message = "node is not installed: the page's scripts cannot be run (apt-get install nodejs)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return node
 
 
 def _random_game(rules: Rules, rng: random.Random) -> Game:
@@ -84,7 +71,7 @@ def _page_answers(games: list[Game]) -> list[dict[str, object]]:
         for g in games
     ]
     done = subprocess.run(
-        [_node(), str(HARNESS)],
+        [node_program(), str(HARNESS)],
         input=json.dumps({"limits": STATIC_FILES["limits.js"][0].decode(), "games": cases}),
         capture_output=True,
         text=True,

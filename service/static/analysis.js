@@ -269,6 +269,7 @@ export class AnalysisView {
         body: { ...this.rules(), moves: board.columnsPlayed },
         signal: scoring.signal,
       });
+      if (scoring.signal.aborted) return; // a newer position's
       /** @type {Score[]} */
       const scores = answer.scores;
       showScores(row, this.columns, scores);
@@ -283,7 +284,6 @@ export class AnalysisView {
       if (error instanceof Refused && error.status === 404) {
         $("analysis-note").textContent = UNAVAILABLE;
       } else {
-        // Unreachable's message says so: "the service cannot be reached".
         $("analysis-note").textContent = `Analysis failed: ${messageOf(error)}.`;
         const retry = () => {
           clearNotice();

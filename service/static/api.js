@@ -48,6 +48,7 @@ export async function request(method, path, { body, token, key, signal } = {}) {
   if (token) headers.Authorization = `Bearer ${token}`;
   if (key) headers["Idempotency-Key"] = key;
   let response;
+  let text;
   try {
     response = await fetch(path, {
       method,
@@ -56,17 +57,15 @@ export async function request(method, path, { body, token, key, signal } = {}) {
       cache: "no-store",
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+    text = await response.text(); // cut short: no answer (never null)
   } catch (error) {
     if (isAbort(error)) throw error;
     throw new Unreachable("the service cannot be reached");
   }
-  const text = await response.text().catch(() => "");
   let answer = null;
   try {
     answer = text ? JSON.parse(text) : null;
-  } catch {
-    answer = null;
-  }
+  } catch {} // not JSON: no answer
   if (!response.ok) {
     throw new Refused(
       response.status,
