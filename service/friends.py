@@ -284,7 +284,9 @@ class Friends:
         refresh: list[tuple[str, int, float, float]] = []
         left: list[tuple[str, int, float, float]] = []
         stale: list[Key] = []
-        later = math.inf  # A row written now notes its own next time (_write); one not, now.
+        # A row due now is due till its write notes its next time (_write): a failed
+        # write is tried again at the next tick.
+        later = math.inf
         with self._lock:
             for key, (seen, until) in self._shared.items():
                 game_id, player = key

@@ -17,12 +17,15 @@ import subprocess
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from node_support import node_program
 
 from connect_four.engine.game import Game, Status
 from connect_four.engine.lines import DIRECTIONS
 from connect_four.engine.rules import Rules
 from connect_four.service.routers.page import STATIC_FILES
+
+pytestmark = pytest.mark.slow  # a Node process
 
 HARNESS = Path(__file__).with_name("page_board.mjs")
 

@@ -269,7 +269,7 @@ export class AnalysisView {
         body: { ...this.rules(), moves: board.columnsPlayed },
         signal: scoring.signal,
       });
-      if (scoring.signal.aborted) return; // a newer position's
+      if (scoring.signal.aborted) return; // superseded
       /** @type {Score[]} */
       const scores = answer.scores;
       showScores(row, this.columns, scores);
