@@ -23,6 +23,10 @@ const VERDICT_WORDS = {
 
 const UNAVAILABLE = "Analysis unavailable: this service does not score positions (yet).";
 
+const note = (/** @type {string} */ text) => {
+  $("analysis-note").textContent = text;
+};
+
 export class AnalysisView {
   /**
    * Reads the address (#analysis=&r=&c=&moves=&at=, k= for a chain other than four, and x=&o=
@@ -41,6 +45,8 @@ export class AnalysisView {
     this.at = 0;
     /** @type {AbortController | null} */
     this.scoring = null;
+    /** @type {Board | null} */
+    this.next = null;
     /** @type {Score[] | null} the shown position's scores, once answered */
     this.scores = null;
     /** @type {string | null} the moves of the position last sent to be scored */
@@ -85,6 +91,7 @@ export class AnalysisView {
   }
 
   stop() {
+    this.next = null;
     this.scoring?.abort();
     this.asking?.abort();
   }
@@ -251,46 +258,57 @@ export class AnalysisView {
     this.update();
   }
 
+  // One at a time: the service ends each analysis asked, so a newer position waits (`next`).
   async score(/** @type {Board} */ board) {
-    this.scoring?.abort();
-    this.scoredKey = board.columnsPlayed.join(",");
+    const key = board.columnsPlayed.join(",");
+    this.scoredKey = key;
     const row = $("scores");
     row.replaceChildren();
     row.style.setProperty("--columns", String(this.columns));
+    this.next = null;
     if (board.over) {
-      $("analysis-note").textContent = "The game is over: nothing to score.";
+      note("The game is over: nothing to score.");
+      return;
+    }
+    note("Analysing…");
+    if (this.scoring) {
+      this.next = board;
       return;
     }
     const scoring = new AbortController();
     this.scoring = scoring;
-    $("analysis-note").textContent = "Analysing…";
     try {
       const answer = await request("POST", "/analysis", {
         body: { ...this.rules(), moves: board.columnsPlayed },
         signal: scoring.signal,
       });
-      if (scoring.signal.aborted) return; // superseded
+      if (key !== this.scoredKey) return;
       /** @type {Score[]} */
       const scores = answer.scores;
       showScores(row, this.columns, scores);
       const best = bestScore(scores);
-      $("analysis-note").textContent = best
-        ? `Best for ${this.who(board.toMove)}: column ${best.column} (${scoreWords(best)}).` +
-          (scores.some((entry) => !entry.exact) ? " ≈ marks an estimate." : "")
-        : "";
+      note(
+        best
+          ? `Best for ${this.who(board.toMove)}: column ${best.column} (${scoreWords(best)}).` +
+              (scores.some((entry) => !entry.exact) ? " ≈ marks an estimate." : "")
+          : "",
+      );
       this.update(scores);
     } catch (error) {
-      if (isAbort(error)) return;
+      if (isAbort(error) || key !== this.scoredKey) return;
       if (error instanceof Refused && error.status === 404) {
-        $("analysis-note").textContent = UNAVAILABLE;
+        note(UNAVAILABLE);
       } else {
-        $("analysis-note").textContent = `Analysis failed: ${messageOf(error)}.`;
+        note(`Analysis failed: ${messageOf(error)}.`);
         const retry = () => {
           clearNotice();
           this.score(board);
         };
         notice(`The analysis failed: ${messageOf(error)}.`, [{ label: "Try again", run: retry }]);
       }
+    } finally {
+      this.scoring = null;
+      if (this.next && key !== this.scoredKey) this.score(this.next);
     }
   }
 }

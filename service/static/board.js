@@ -126,7 +126,7 @@ export class Board {
  * @param {number} columns
  * @returns {number[]}
  */
-export function parseMoves(text, columns) {
+function parseMoves(text, columns) {
   const trimmed = text.trim();
   if (!trimmed) return [];
   const parts = /[\s,;]/.test(trimmed)

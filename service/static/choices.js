@@ -17,7 +17,7 @@ export const SIZES = [
 ];
 
 /** @type {[number, string][]} the chains a game between people may be won by, each fitting every board of SIZES */
-export const CHAINS = [
+const CHAINS = [
   [CONNECT, `${CONNECT} in a row, the classic`],
   [3, "3 in a row, quick"],
   [5, "5 in a row"],

@@ -4,7 +4,7 @@
 import { request } from "./api.js";
 import { forget, store, storedJSON } from "./storage.js";
 
-export const PLAYER_KEY = "c4.player";
+const PLAYER_KEY = "c4.player";
 
 /** @typedef {{name: string, key: string}} Player */
 

@@ -15,7 +15,7 @@ import { POLL_MS, RETRY_MOST_MS, sleep, WAIT_SECONDS } from "./follow.js";
  * }} FriendStatus
  */
 
-export const friendPath = (/** @type {string} */ gameId) => `/friend_game/${encodeURIComponent(gameId)}`;
+const friendPath = (/** @type {string} */ gameId) => `/friend_game/${encodeURIComponent(gameId)}`;
 
 /**
  * A player's act in the game: an offer, an answer or a claim (a POST with their token).

@@ -9,7 +9,7 @@ import { $, fillActions } from "./ui.js";
 const TICK_MS = 250;
 
 /** Seconds on a clock as people read them: 4:05, 1 h 05 min, 2 d 3 h. */
-export function clockText(/** @type {number} */ seconds) {
+function clockText(/** @type {number} */ seconds) {
   const left = Math.max(0, Math.floor(seconds));
   const [days, hours, minutes, rest] = [
     Math.floor(left / 86400),
@@ -23,7 +23,7 @@ export function clockText(/** @type {number} */ seconds) {
 }
 
 /** How long a player has been gone, in words: "away for 12 s", "away for 3 min". */
-export function awayText(/** @type {number} */ seconds) {
+function awayText(/** @type {number} */ seconds) {
   const whole = Math.max(0, Math.floor(seconds));
   if (whole < 120) return `away for ${whole} s`;
   if (whole < 7200) return `away for ${Math.floor(whole / 60)} min`;

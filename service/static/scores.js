@@ -8,7 +8,7 @@ const OUTLOOK_MARKS = { "likely win": "+", "likely loss": "-", unclear: "?" };
 /** @type {Record<string, number>} */
 const OUTLOOK_RANKS = { "likely win": 0.5, "likely loss": -0.5 };
 
-export function scoreText(/** @type {Score} */ { score, exact, outlook }) {
+function scoreText(/** @type {Score} */ { score, exact, outlook }) {
   if (score === null || score === undefined) return `≈${OUTLOOK_MARKS[outlook ?? ""] ?? "?"}`;
   const signed = score > 0 ? `+${score}` : `${score}`;
   return exact ? signed : `≈${signed}`;

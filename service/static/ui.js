@@ -46,7 +46,7 @@ export function showView(/** @type {string | null} */ id, /** @type {boolean} */
   setActions([]);
 }
 
-export const YOUR_TURN_TITLE = "● Your turn — Connect Four";
+const YOUR_TURN_TITLE = "● Your turn — Connect Four";
 let yourTurn = false;
 
 // The tab's title says it too, for whoever switches back to the page; while it is this

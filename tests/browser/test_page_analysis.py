@@ -7,9 +7,11 @@ against the engine's own :func:`connect_four.engine.column_scores`. A test-only 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi import FastAPI, Request, Response
@@ -182,3 +184,39 @@ def test_the_move_list_is_clicked_and_the_steps_stop_at_the_ends(
     page.get_by_role("button", name="« Start").click()
     expect(page.get_by_role("button", name="◀ Back")).to_be_disabled()
     expect(page.get_by_role("button", name="« Start")).to_be_disabled()
+
+
+def test_positions_played_faster_than_they_are_scored_ask_one_analysis_at_a_time(
+    new_page: Callable[..., Page], service: str
+) -> None:
+    """The service ends each analysis it was asked for, even if the page no longer waits: a
+    page that asked for every position as it was played filled the service's queue (five) and
+    said "Analysis failed: 5 analyses are in progress or waiting". The newest position waits
+    for the analysis under way; the positions in between are never asked for."""
+    page = new_page()
+    asked: list[str] = []
+    under_way: list[int] = [0, 0]  # now, the most at once
+
+    def began(request: Any) -> None:
+        if request.url.endswith("/analysis"):
+            asked.append(json.loads(request.post_data)["moves"])
+            under_way[0] += 1
+            under_way[1] = max(under_way)
+
+    def ended(request: Any) -> None:
+        if request.url.endswith("/analysis"):
+            under_way[0] -= 1
+
+    page.on("request", began)
+    page.on("requestfinished", ended)
+    page.on("requestfailed", ended)
+    page.goto(service + "/#analysis=&r=7&c=8&moves=")
+    played = [3, 4, 3, 4, 2, 5, 2, 5]
+    for number in played:
+        column(page, number).click()
+    wait_for_discs(page, len(played))
+    expect(page.locator("#analysis-note")).to_contain_text("Best for X", timeout=60_000)
+    expect(page.locator("#scores .score")).to_have_count(8)
+    assert under_way[1] == 1, asked
+    assert asked[-1] == played, asked
+    assert len(asked) < len(played) + 1, asked  # the empty board, then what the page caught up with
