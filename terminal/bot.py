@@ -324,11 +324,7 @@ class Bot:
         """
         seconds = self.think if think is None else think
         accept = kind == "draw" and accepts_draw(game, me, self.level, seconds)
-        try:
-            patiently(self.client.friend_request, address, token, "answer", {"accept": accept})
-        except ServiceRefused as refusal:
-            if refusal.status != 409:
-                raise
+        if self._answer(address, token, accept) is None:
             return
         self.say(f"{'Accepted' if accept else 'Declined'} a {kind} in game {address.game_id}.")
 
@@ -354,14 +350,24 @@ class Bot:
             status = patiently(self.client.read_status, address, ticket.token, status.version, left)
         return None
 
-    def _accept_rematch(self, ticket: Ticket, address: GameAddress) -> Ticket | None:
+    def _answer(
+        self, address: GameAddress, token: str | None, accept: bool
+    ) -> dict[str, object] | None:
+        """Answer the other player's offer; the service's answer, None if the offer is gone
+        meanwhile (withdrawn, or the game over: 409)."""
         try:
-            made = patiently(
-                self.client.friend_request, address, ticket.token, "answer", {"accept": True}
+            answer = patiently(
+                self.client.friend_request, address, token, "answer", {"accept": accept}
             )
         except ServiceRefused as refusal:
             if refusal.status != 409:
                 raise
+            return None
+        return answer
+
+    def _accept_rematch(self, ticket: Ticket, address: GameAddress) -> Ticket | None:
+        made = self._answer(address, ticket.token, True)
+        if made is None:
             return None  # withdrawn meanwhile
         game_id = made.get("rematch")
         if not isinstance(game_id, str):
