@@ -168,7 +168,8 @@ def _ask_unless_news(step: Ask) -> str | None:
     watch = watch_prompt(step.news, input)
     if watch is None:
         return input(step.prompt)
-    with watch:
+    # The watch ends (its thread stopped) before the terminal's own mode is back.
+    with watch.first_key_mode(), watch:
         print(step.prompt, end="", flush=True)
         line_waiting = watch.wait()
     if line_waiting and watch.first_key:

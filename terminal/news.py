@@ -69,7 +69,7 @@ class PromptWatch:
 
     Used by the main thread, the prompt shown in between::
 
-        with watch:
+        with watch.first_key_mode(), watch:
             print(prompt, end="", flush=True)
             line_waiting = watch.wait()
         typed = input() if line_waiting else None
@@ -106,14 +106,13 @@ class PromptWatch:
         A wake-up byte from a signal whose handler raised nothing (no
         Ctrl-C) waits again.
         """
-        with self._first_key_mode():
-            while not self._came.is_set():
-                readable, _, _ = select.select([self.stdin, self._wake_read], [], [])
-                self._drain()
-                if self._came.is_set():
-                    break
-                if self.stdin in readable:
-                    return True
+        while not self._came.is_set():
+            readable, _, _ = select.select([self.stdin, self._wake_read], [], [])
+            self._drain()
+            if self._came.is_set():
+                break
+            if self.stdin in readable:
+                return True
         return False
 
     def __exit__(
@@ -135,8 +134,17 @@ class PromptWatch:
                 os.close(self._wake_write)
 
     @contextlib.contextmanager
-    def _first_key_mode(self) -> Iterator[None]:
-        """With ``first_key``: while the wait lasts, the terminal hands over each key unechoed."""
+    def first_key_mode(self) -> Iterator[None]:
+        """With ``first_key``: the terminal hands over each key unechoed, until the block ends.
+
+        The block holds the wait and the watch's end (its thread stopping,
+        which may take a while): a key typed after the first must neither
+        show nor be edited by the terminal's line mode before readline reads
+        it, or the terminal's echo would print an arrow key as ``^[[D``
+        before readline's prompt. The terminal's own mode comes back at the
+        block's end, just before readline reads: readline shows the keys
+        only where the terminal echoes them.
+        """
         if not self.first_key:
             yield
             return

@@ -22,7 +22,7 @@ import pytest
 from connect_four.terminal import network_game
 from connect_four.terminal.errors import ServerUnreachable
 from connect_four.terminal.network import DropTokenClient
-from connect_four.terminal.news import watch_prompt
+from connect_four.terminal.news import PromptWatch, watch_prompt
 from connect_four.terminal.steps import Ask
 from connect_support import CONNECT, ROOT, default_sigint
 from network_support import DEADLINE, create_game, moves_of, play
@@ -225,6 +225,48 @@ def stdin_with_a_file(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     with open(os.devnull, encoding="utf-8") as empty:
         monkeypatch.setattr(sys, "stdin", empty)
         yield
+
+
+class _NewsOnlyAtStop:
+    """News that never comes: its wait ends when the watch stops it."""
+
+    def __init__(self) -> None:
+        self.stopped = threading.Event()
+
+    def wait(self) -> bool:
+        self.stopped.wait()
+        return False
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+
+def test_from_the_first_key_until_readline_reads_no_key_is_shown_or_edited() -> None:
+    """Where readline reads, the terminal stays unechoed and hands keys one by one until the read.
+
+    Found in a loaded run of tests/test_connect_tmux_push.py: the mode was
+    put back when the wait ended, so an arrow key typed while the news's
+    thread stopped was echoed as ``^[[D`` before readline's prompt.
+    """
+    import pty
+    import termios
+
+    primary, secondary = pty.openpty()
+    try:
+        before = termios.tcgetattr(secondary)
+        watch = PromptWatch(_NewsOnlyAtStop(), secondary, first_key=True)
+        with watch.first_key_mode():
+            with watch:
+                os.write(primary, b"7")
+                assert watch.wait()
+            # The news's thread has stopped: only now does the terminal's own mode come back.
+            modes = termios.tcgetattr(secondary)[3]
+            assert not modes & termios.ECHO
+            assert not modes & termios.ICANON
+        assert termios.tcgetattr(secondary) == before
+    finally:
+        os.close(primary)
+        os.close(secondary)
 
 
 @pytest.mark.usefixtures("stdin_with_a_file")
