@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import collections
 import contextlib
+import datetime
 import re
 import threading
 from collections.abc import Iterator
@@ -10,7 +12,7 @@ from pathlib import Path
 
 import uvicorn
 from fastapi import FastAPI
-from playwright.sync_api import ConsoleMessage, Dialog, Error, Locator, Page, expect
+from playwright.sync_api import ConsoleMessage, Dialog, Error, Locator, Page, Request, expect
 
 from browser.fresh_hosts import fresh_host
 from connect_four.engine import Game, column_scores
@@ -21,15 +23,22 @@ XSS_NAMES = ("<img src=x onerror=alert(1)>", '"><svg onload=alert(2)>')
 """Player names that run script if a page renders them as HTML (the service accepts both)."""
 
 
+SEEN_KEPT = 40
+"""How many of a page's last console messages and failed requests a failed test's report shows."""
+
+
 class PageWatch:
-    """Records a page's dialogs, JavaScript errors and Content-Security-Policy violations."""
+    """Records a page's dialogs, JavaScript errors and Content-Security-Policy violations,
+    and what a failed test's report shows of it: its console and its failed requests."""
 
     def __init__(self, page: Page) -> None:
         self.page = page
         self.problems: list[str] = []
+        self.seen: collections.deque[str] = collections.deque(maxlen=SEEN_KEPT)
         page.on("dialog", self._dialog)
         page.on("pageerror", self._error)
         page.on("console", self._console)
+        page.on("requestfailed", self._request_failed)
 
     def _dialog(self, dialog: Dialog) -> None:
         self.problems.append(f"a dialog opened: {dialog.type} {dialog.message!r}")
@@ -41,9 +50,34 @@ class PageWatch:
     def _console(self, message: ConsoleMessage) -> None:
         if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
             self.problems.append(f"CSP violation: {message.text}")
+        self.seen.append(f"{_now()} console.{message.type}: {message.text}")
+
+    def _request_failed(self, request: Request) -> None:
+        self.seen.append(f"{_now()} {request.method} {request.url} failed: {request.failure}")
 
     def check(self) -> None:
         assert not self.problems, self.problems
+
+    def report(self) -> str:
+        """The page as a failed test left it: its address, its text, what its console said and
+        which of its requests failed (for the report; never raises)."""
+        lines = [f"address: {self.page.url}"]
+        try:
+            text = self.page.inner_text("body", timeout=REPORT_MS)
+        except Error as error:
+            text = f"(unreadable: {error.message.splitlines()[0]})"
+        lines += ["text:", *("    " + line for line in text.splitlines() if line.strip())]
+        lines += ["console and failed requests (last first):", *reversed(self.seen)]
+        return "\n".join(lines)
+
+
+REPORT_MS = 2000
+"""How long reading a page's text for a failed test's report may take."""
+
+
+def _now() -> str:
+    """The wall clock's time of day, to the millisecond (the report's lines line up with the log)."""
+    return datetime.datetime.now().strftime("%H:%M:%S.%f")[:-3]
 
 
 def status(page: Page) -> Locator:

@@ -36,7 +36,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 from slow_support import starts_processes
 
-from browser.browser_support import own_service
+from browser.browser_support import PageWatch, own_service
 from browser.chromium import BROWSERS, SHELL_NAME, launch
 from browser.context_pool import ContextPool, lent_pages
 
@@ -120,6 +120,10 @@ def context_pool(
     return context_pools[browser_name]
 
 
+PAGE_WATCHES = pytest.StashKey[list[PageWatch]]()
+"""The watches of the pages a test was lent, for its report if it fails."""
+
+
 @pytest.fixture
 def new_page(
     context_pool: ContextPool, request: pytest.FixtureRequest
@@ -129,5 +133,19 @@ def new_page(
         # Started first, the test's service stops last: the pages are checked
         # and closed while it still answers them.
         request.getfixturevalue("service")
-    with lent_pages(context_pool) as open_page:
+    watches = request.node.stash.setdefault(PAGE_WATCHES, [])
+    with lent_pages(context_pool, watches) as open_page:
         yield open_page
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A browser test that failed reports each page it still has open as it was at the failure:
+    its address, its text, its console and its failed requests (a race seen once is then read)."""
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()  # type: ignore[attr-defined]
+    if call.when != "call" or not report.failed:
+        return
+    for number, watch in enumerate(item.stash.get(PAGE_WATCHES, []), start=1):
+        if not watch.page.is_closed():
+            report.sections.append((f"page {number} at the failure", watch.report()))

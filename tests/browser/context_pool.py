@@ -195,18 +195,23 @@ class ContextPool:
 
 
 @contextlib.contextmanager
-def lent_pages(pool: ContextPool) -> Iterator[Callable[..., Page]]:
+def lent_pages(
+    pool: ContextPool, watches: list[PageWatch] | None = None
+) -> Iterator[Callable[..., Page]]:
     """Opens one test's pages, each in a context of its own (another person's browser).
 
     Once the test is over, fails it if a page raised a JavaScript error,
     broke the Content-Security-Policy or opened a dialog; every page goes
-    back to the pool all the same.
+    back to the pool all the same. Each page's watch is added to ``watches``.
     """
     lent: list[tuple[Page, PageWatch]] = []
 
     def open_page(width: int = 1000, height: int = 900, **options: Any) -> Page:
         page = pool.lend(width, height, **options)
-        lent.append((page, PageWatch(page)))
+        watch = PageWatch(page)
+        lent.append((page, watch))
+        if watches is not None:
+            watches.append(watch)
         return page
 
     try:
