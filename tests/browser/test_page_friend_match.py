@@ -83,6 +83,16 @@ def advance_until(clock: FakeClock, seconds: float, seen: Callable[[], None]) ->
     seen()
 
 
+def claim_allowed(clock: FakeClock, page: Page) -> None:
+    """Move the clock on until ``page``'s player may claim: :data:`CLAIM_AFTER` seconds after the
+    opponent left, as a rule, or after a request of their closing page that the service read
+    late (it counts them present then: a likely cause of one failure under load)."""
+    clock.advance(CLAIM_AFTER - GRACE)
+    advance_until(
+        clock, GRACE, lambda: expect(button(page, "Claim the win")).to_be_visible(timeout=1000)
+    )
+
+
 def test_two_friends_lose_and_regain_presence_offer_flag_rematch_and_claim_in_the_page(
     clocked: tuple[str, FakeClock], new_page: Callable[..., Page]
 ) -> None:
@@ -107,7 +117,7 @@ def test_two_friends_lose_and_regain_presence_offer_flag_rematch_and_claim_in_th
     away = player(ann, "bob").locator(".presence")
     advance_until(clock, 2 * GRACE, lambda: expect(away).to_contain_text("away for", timeout=1000))
     expect(button(ann, "Claim the win")).to_have_count(0)
-    clock.advance(CLAIM_AFTER)
+    claim_allowed(clock, ann)
     expect(ann.locator("#offer-line")).to_have_text(
         "bob has been away too long: you may claim the win or a draw."
     )
@@ -167,7 +177,7 @@ def test_two_friends_lose_and_regain_presence_offer_flag_rematch_and_claim_in_th
     bob.close()
     away = player(ann, "bob").locator(".presence")
     advance_until(clock, 2 * GRACE, lambda: expect(away).to_contain_text("away for", timeout=1000))
-    clock.advance(CLAIM_AFTER)
+    claim_allowed(clock, ann)
     button(ann, "Claim the win").click()
     expect(status(ann)).to_have_text("bob was away too long: you win by claim.")
     expect(ann.locator("#match-score")).to_have_text("Match: bob 0, ann 2.")
