@@ -22,6 +22,7 @@ from .events import EventHub
 from .friends import Friends
 from .lobby import Lobby
 from .lobby_stream import LobbyStreams
+from .long_poll import client_gone
 from .repository import GameStore
 from .winner_pool import AnalysisPool, ComputerPool, ReviewPool, WinnerPool
 
@@ -114,6 +115,10 @@ class Client:
     def waiting(self) -> AbstractContextManager[None]:
         """Hold one of this client's waits for the block (:meth:`WaitLedger.waiting`)."""
         return self.waits.waiting(self.host)
+
+    async def gone(self) -> None:
+        """Return once the client has gone (its connection closed); the body is read by then."""
+        await client_gone(self.receive)
 
 
 async def get_client(request: Request) -> Client:

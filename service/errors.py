@@ -34,6 +34,7 @@ __all__ = [
     "WinnerBusyError",
     "AnalysisBusyError",
     "ReviewBusyError",
+    "ClientGoneError",
     "ComputerBusyError",
     "RateLimitedError",
     "ServerFullError",
@@ -121,6 +122,13 @@ class ReviewBusyError(ServiceError):
 
 class ComputerBusyError(ServiceError):
     """Every computer-move worker is busy and the queue is full: try again soon."""
+
+
+class ClientGoneError(ServiceError):
+    """The client closed its connection before its answer was ready: the work was dropped.
+
+    Nobody reads the answer; the server's log shows it (499, as nginx names a request its
+    client closed)."""
 
 
 class RateLimitedError(ServiceError):

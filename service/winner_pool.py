@@ -20,15 +20,16 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from connect_four.engine.board_check import BoardVerdict, check_board
 
 from .errors import (
     AnalysisBusyError,
+    ClientGoneError,
     ComputerBusyError,
     ReviewBusyError,
     ServiceError,
@@ -131,12 +132,24 @@ class WorkerPool:
                 )
             return self._executor
 
-    async def run(self, function: Callable[..., Result], *args: object) -> Result:
+    async def run(
+        self,
+        function: Callable[..., Result],
+        *args: object,
+        until_gone: Callable[[], Awaitable[object]] | None = None,
+    ) -> Result:
         """``function(*args)``, computed in a worker process (both must pickle).
+
+        ``until_gone`` returns once the client who asked has gone: the job is
+        then dropped if no worker has taken it yet, so a client who asks and
+        leaves cannot keep the queue full of work nobody will read. A job a
+        worker has taken runs to its end (the engine's own time limit), its
+        place in the capacity taken till then.
 
         Raises:
             ServiceError: the pool's ``busy`` error: ``capacity`` jobs are
                 already in flight, or a worker died during this one.
+            ClientGoneError: ``until_gone`` returned before the job was done.
             Exception: whatever ``function`` raises, as raised in the worker.
         """
         with self._lock:
@@ -153,11 +166,13 @@ class WorkerPool:
                 f"{self.capacity} {self.work} are in progress or waiting, the most at "
                 "once; try again in a moment"
             )
+        given_back_later = False
         try:
             executor = self._pool()
             try:
                 future = executor.submit(function, *args)
-                return await asyncio.wrap_future(future)
+                job = asyncio.wrap_future(future)
+                return await (job if until_gone is None else _unless_gone(job, until_gone))
             except BrokenProcessPool:
                 # A worker died (killed, out of memory): start afresh next time.
                 with self._lock:
@@ -165,9 +180,19 @@ class WorkerPool:
                         self._executor = None
                 executor.shutdown(wait=False, cancel_futures=True)
                 raise self.busy(f"a worker for {self.work} stopped; try again") from None
+            except (ClientGoneError, asyncio.CancelledError):
+                if not future.cancel():  # A worker has it: its place is taken till it ends.
+                    given_back_later = True
+                    future.add_done_callback(lambda _: self._give_back())
+                raise
         finally:
-            with self._lock:
-                self.in_flight -= 1
+            if not given_back_later:
+                self._give_back()
+
+    def _give_back(self) -> None:
+        """One job is over (or dropped): its place in the capacity is free."""
+        with self._lock:
+            self.in_flight -= 1
 
     def close(self) -> None:
         """Stop the worker processes, waiting for them to end (a later check starts new ones)."""
@@ -175,6 +200,23 @@ class WorkerPool:
             executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=True, cancel_futures=True)
+
+
+async def _unless_gone(
+    job: asyncio.Future[Result], until_gone: Callable[[], Awaitable[object]]
+) -> Result:
+    """``job``'s result, unless ``until_gone()`` returns (or fails) first: ClientGoneError."""
+    gone: asyncio.Future[Any] = asyncio.ensure_future(until_gone())
+    try:
+        either: set[asyncio.Future[Any]] = {job, gone}
+        done, _ = await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        if job in done:
+            return job.result()
+        raise ClientGoneError("the client left before the answer was ready: the job was dropped")
+    finally:
+        gone.cancel()
+        if gone.done() and not gone.cancelled():
+            gone.exception()  # Retrieved: whatever ended the receiving ended the wait alike.
 
 
 class WinnerPool(WorkerPool):

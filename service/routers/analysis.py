@@ -16,7 +16,7 @@ from fastapi import APIRouter, Depends
 from connect_four.engine import EngineError, Game, Rules
 from connect_four.engine.outlook import PositionOutlook, position_outlook
 
-from ..dependencies import AnalysisPoolDep
+from ..dependencies import AnalysisPoolDep, ClientDep
 from ..limits import (
     ANALYSIS_SECONDS,
     ANALYSIS_TIME_LIMIT,
@@ -83,7 +83,9 @@ def replay(moves: list[int], rules: Rules) -> Game:
         e503=pool_busy(ANALYSIS_WORKERS, "analysis", ANALYSIS_WAITING, "analysis_busy"),
     ),
 )
-async def create_analysis(body: AnalysisIn, pool: AnalysisPoolDep) -> AnalysisOut:
+async def create_analysis(
+    body: AnalysisIn, pool: AnalysisPoolDep, client: ClientDep
+) -> AnalysisOut:
     """Score every playable column after the moves."""
     rules = Rules(body.rows, body.columns, body.connect)
     game = replay(body.moves, rules)
@@ -104,6 +106,7 @@ async def create_analysis(body: AnalysisIn, pool: AnalysisPoolDep) -> AnalysisOu
         list(body.moves),
         ANALYSIS_SECONDS,
         ANALYSIS_TIME_LIMIT,
+        until_gone=client.gone,
     )
     return AnalysisOut(
         state="in_progress",

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from connect_four.engine import Game, GameOverError
 from connect_four.engine.solver import LEVELS, choose_move
 
-from ..dependencies import ComputerPoolDep
+from ..dependencies import ClientDep, ComputerPoolDep
 from ..limits import (
     COMPUTER_THINK_SECONDS,
     COMPUTER_WAITING,
@@ -96,10 +96,12 @@ class ComputerMoveOut(BaseModel):
         e503=pool_busy(COMPUTER_WORKERS, "computer-move", COMPUTER_WAITING, "computer_busy"),
     ),
 )
-async def create_computer_move(body: ComputerMoveIn, pool: ComputerPoolDep) -> ComputerMoveOut:
+async def create_computer_move(
+    body: ComputerMoveIn, pool: ComputerPoolDep, client: ClientDep
+) -> ComputerMoveOut:
     """The computer's move in a position, four in a row to win, at a level of 1 to 5."""
     game = computer_game(body.rows, body.columns, body.moves)
     if game.is_over():
         raise GameOverError(f"the game is over after {game.moves_string()!r}")
-    column: int = await pool.run(_SEARCH, game, body.level)
+    column: int = await pool.run(_SEARCH, game, body.level, until_gone=client.gone)
     return ComputerMoveOut(column=column)

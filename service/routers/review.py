@@ -17,7 +17,7 @@ from fastapi import APIRouter, Depends
 from connect_four.engine import Rules
 from connect_four.engine.review import GameReview, review_moves
 
-from ..dependencies import ReviewPoolDep
+from ..dependencies import ClientDep, ReviewPoolDep
 from ..limits import (
     REVIEW_SECONDS,
     REVIEW_TIME_LIMIT,
@@ -60,7 +60,7 @@ _PLAYERS = ("first", "second")
         e503=pool_busy(REVIEW_WORKERS, "review", REVIEW_WAITING, "review_busy"),
     ),
 )
-async def create_review(body: ReviewIn, pool: ReviewPoolDep) -> ReviewOut:
+async def create_review(body: ReviewIn, pool: ReviewPoolDep, client: ClientDep) -> ReviewOut:
     """Review every move of the game."""
     replay(body.moves, Rules(body.rows, body.columns, body.connect))
     found: GameReview = await pool.run(
@@ -71,6 +71,7 @@ async def create_review(body: ReviewIn, pool: ReviewPoolDep) -> ReviewOut:
         list(body.moves),
         REVIEW_SECONDS,
         REVIEW_TIME_LIMIT,
+        until_gone=client.gone,
     )
     return ReviewOut(
         moves=[

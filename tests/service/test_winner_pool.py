@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
+from pathlib import Path
 
 import pytest
 from loop_support import run_async
 
 from connect_four.engine.board_check import BoardVerdict
-from connect_four.service.errors import WinnerBusyError
-from connect_four.service.winner_pool import WinnerPool
+from connect_four.service.errors import ClientGoneError, WinnerBusyError
+from connect_four.service.winner_pool import AnalysisPool, WinnerPool
 
 EMPTY = "X" * 42
 
@@ -64,3 +66,44 @@ def test_a_killed_worker_costs_one_refusal_then_a_new_worker_answers() -> None:
         assert [check(pool) for _ in range(3)] == ["busy", "X", "X"]
     finally:
         pool.close()
+
+
+def test_jobs_whose_client_left_before_a_worker_took_them_never_run(tmp_path: Path) -> None:
+    """A client who asks and leaves cannot keep the queue full of work nobody will read.
+
+    One worker, busy with a long job; six more jobs whose client leaves
+    while they wait. Those the executor had taken already (one beyond the
+    job its worker runs, two before the worker starts) run, their places
+    held till then; the others leave the pool at once and never run.
+    """
+    pool = AnalysisPool(workers=1, waiting=6, refusal_pause=0)
+    files = [tmp_path / f"job{number}" for number in range(6)]
+
+    async def clients_leave() -> tuple[list[object], int, bool]:
+        left = asyncio.Event()
+        busy = asyncio.ensure_future(pool.run(time.sleep, BUSY_SECONDS))
+        jobs = [asyncio.ensure_future(pool.run(path.touch, until_gone=left.wait)) for path in files]
+        await asyncio.sleep(0)  # every job is in the pool now
+        left.set()
+        outcomes = await asyncio.gather(*jobs, return_exceptions=True)
+        in_flight, busy_still = pool.in_flight, not busy.done()
+        await busy
+        return outcomes, in_flight, busy_still
+
+    try:
+        outcomes, in_flight, busy_still = run_async(clients_leave())
+        assert busy_still, "the long job ended before the clients left: make it longer"
+        assert all(isinstance(outcome, ClientGoneError) for outcome in outcomes), outcomes
+        deadline = time.monotonic() + 30
+        while pool.in_flight:  # the places of the jobs taken come back as they end
+            assert time.monotonic() < deadline, pool.in_flight
+            time.sleep(0.01)
+    finally:
+        pool.close()
+    ran = sum(path.exists() for path in files)
+    assert ran <= 2
+    assert in_flight == 1 + ran  # the long job, and those taken before their client left
+
+
+BUSY_SECONDS = 3.0
+"""How long the worker is kept busy while the clients leave (a few microseconds later)."""
