@@ -194,7 +194,7 @@ ERRORS: dict[type[Exception], ErrorAnswer] = {
     AnalysisBusyError: ErrorAnswer(503, "analysis_busy", (("Retry-After", "1"),)),
     ComputerBusyError: ErrorAnswer(503, "computer_busy", (("Retry-After", "1"),)),
     ReviewBusyError: ErrorAnswer(503, "review_busy", (("Retry-After", "1"),)),
-    # Nobody reads it: the server's log shows the request's client left first.
+    # Sent to nobody: the request's client has closed its connection.
     ClientGoneError: ErrorAnswer(499, "client_gone"),
     # Retry-After: the error's own, when the client's window lets it in again.
     RateLimitedError: ErrorAnswer(429, "rate_limited"),

@@ -127,8 +127,8 @@ class ComputerBusyError(ServiceError):
 class ClientGoneError(ServiceError):
     """The client closed its connection before its answer was ready: the work was dropped.
 
-    Nobody reads the answer; the server's log shows it (499, as nginx names a request its
-    client closed)."""
+    Its answer (499, nginx's name for a request its client closed) reaches nobody: the
+    server sends nothing on a closed connection."""
 
 
 class RateLimitedError(ServiceError):

@@ -4,8 +4,8 @@ A client who asks for an analysis, a review or a computer move and closes
 its connection leaves nobody to read the answer; its job is dropped from
 the pool's queue if no worker has taken it yet (tests/service/test_winner_pool.py
 shows the pool's side). Here each route is shown to hand the pool its
-client's departure: the client is made to have left at once, and the
-answer that nobody would read is the 499 the server's log shows.
+client's departure: the client is made to have left at once (yet reads
+on), and the answer a real server would send nobody is 499 client_gone.
 """
 
 from __future__ import annotations
