@@ -297,12 +297,12 @@ def _board_of(info: GameInfo, settings: Settings, option: str) -> Rules:
 
     Raises:
         UsageError: the command line names a board (--rows, --columns) or a
-            chain (--connect other than 4) that is not the game's: ``option``
-            (--join, --watch) would ignore it.
+            chain (--connect) that is not the game's: ``option`` (--join,
+            --watch) would ignore it.
     """
     rules = settings.rules
     connect = rules.connect if info.connect is None else info.connect
-    if rules.connect not in (4, connect):
+    if settings.chain_named and rules.connect != connect:
         raise UsageError(
             f"{option}: this game is won by {connect} in a row, not the {rules.connect} of "
             "--connect (leave it out: the service tells the chain)"

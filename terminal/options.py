@@ -71,11 +71,12 @@ def parse_options(args: list[str]) -> Settings:
         return settings
     default = Rules()
     settings.board_named = options.rows is not None or options.columns is not None
+    settings.chain_named = options.connect is not None
     try:
         settings.rules = Rules(
             default.rows if options.rows is None else options.rows,
             default.columns if options.columns is None else options.columns,
-            options.connect,
+            default.connect if options.connect is None else options.connect,
         )
     except EngineError as error:
         raise UsageError(str(error)) from None
@@ -414,26 +415,26 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _add_board_options(parser: argparse.ArgumentParser) -> None:
-    """--rows, --columns, --connect."""
+    """--rows, --columns, --connect; each left out is the assignment's (the engine's default)."""
+    default = Rules()
     board = parser.add_argument_group("board")
     board.add_argument(
         "--rows",
         type=whole_number_between(1, MAX_ROWS),
         metavar="R",
-        help=f"rows of the grid, 1-{MAX_ROWS} (default 5)",
+        help=f"rows of the grid, 1-{MAX_ROWS} (default {default.rows})",
     )
     board.add_argument(
         "--columns",
         type=whole_number_between(1, MAX_COLUMNS),
         metavar="C",
-        help=f"columns of the grid, 1-{MAX_COLUMNS} (default 8)",
+        help=f"columns of the grid, 1-{MAX_COLUMNS} (default {default.columns})",
     )
     board.add_argument(
         "--connect",
         type=whole_number_between(1, max(MAX_ROWS, MAX_COLUMNS)),
-        default=4,
         metavar="N",
-        help="markers in a row that win, at most the longer side (default 4)",
+        help=f"markers in a row that win, at most the longer side (default {default.connect})",
     )
 
 

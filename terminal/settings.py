@@ -34,6 +34,8 @@ class Settings:
         # Whether the command line named the board (--rows or --columns):
         # a network game whose service tells another board refuses it.
         self.board_named = False
+        # Whether it named the chain (--connect): likewise.
+        self.chain_named = False
         self.announce = False
         self.highlight = False
         # ANSI colours: asked for with --color, and NO_COLOR not set.

@@ -105,7 +105,8 @@ def test_the_terminals_client_asks_for_a_chain_only_when_it_is_not_four(tmp_path
         assert [client.read_game(game.game_id).connect for game in (five, four)] == [5, 4]
 
 
-def test_the_joiner_s_connect_other_than_the_games_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("chain", ["3", "4"])  # 4 too: named, it is no default left out
+def test_the_joiner_s_connect_other_than_the_games_is_refused(tmp_path: Path, chain: str) -> None:
     with lobby_service(tmp_path) as base:
         body = {"players": ["ann", "bob"], "rows": 6, "columns": 7, "connect": 5, "tokens": True}
         created = HTTP.post(f"{base}/drop_token", json=body, timeout=30).json()
@@ -116,7 +117,7 @@ def test_the_joiner_s_connect_other_than_the_games_is_refused(tmp_path: Path) ->
                 "--join",
                 f"{base}/drop_token/{created['gameId']}/ann",
                 "--connect",
-                "3",
+                chain,
             ],
             capture_output=True,
             text=True,
@@ -125,7 +126,9 @@ def test_the_joiner_s_connect_other_than_the_games_is_refused(tmp_path: Path) ->
             env={**os.environ, "CONNECT_FOUR_TOKEN": created["tokens"]["ann"]},
         )
         assert shown.returncode == 2, shown.stderr
-        assert "--join: this game is won by 5 in a row, not the 3 of --connect" in shown.stderr
+        assert (
+            f"--join: this game is won by 5 in a row, not the {chain} of --connect" in shown.stderr
+        )
 
 
 INARROW_3_AGENT = """\
