@@ -13,6 +13,8 @@ import os
 import threading
 from pathlib import Path
 
+import pytest
+
 from connect_four.service.errors import StorageError
 from connect_four.service.sqlite_store import SqliteGameStore, disk_bound
 from server_support import REPOSITORY
@@ -34,6 +36,7 @@ def on_disk(db: Path) -> int:
     return total
 
 
+@pytest.mark.slow  # 3,000 writes from 50 threads: a second of CPU
 def test_the_cap_bounds_the_file_its_log_and_index_under_50_writers(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     store = SqliteGameStore(db, max_pages=CAP)

@@ -68,6 +68,7 @@ def test_a_killed_worker_costs_one_refusal_then_a_new_worker_answers() -> None:
         pool.close()
 
 
+@pytest.mark.slow  # keeps its worker busy for BUSY_SECONDS
 def test_jobs_whose_client_left_before_a_worker_took_them_never_run(tmp_path: Path) -> None:
     """A client who asks and leaves cannot keep the queue full of work nobody will read.
 
