@@ -12,6 +12,7 @@ import fcntl
 import json
 import os
 import subprocess
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -260,3 +261,37 @@ def threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def clock() -> FakeClock:
     """The service's clock for a test's app (games between friends, the lobby), moved by the test."""
     return FakeClock()
+
+
+class _StillWallClock:
+    """The ``time`` module as the rate counters see it: its wall clock stands 30 s into a minute.
+
+    The sliding window counter weighs the last window by the share of it
+    still inside the sliding one and rounds down (``limits``' own, and
+    :mod:`connect_four.service.shared_rates`): two requests on either side
+    of a minute's end let one more in than the rate. A test whose requests
+    straddled one (seen once: the review test, whose first analysis starts
+    a worker) saw 200 where 429 was due. Standing still, the clock never
+    reaches a window's end; the other clocks (``monotonic``) run.
+    """
+
+    def __init__(self) -> None:
+        self.now = time.time() // 60 * 60 + 30
+
+    def time(self) -> float:
+        return self.now
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(time, name)
+
+
+@pytest.fixture
+def still_rate_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rate counters' wall clock stands still (:class:`_StillWallClock`) for the test."""
+    import limits.aio.storage.memory
+
+    from connect_four.service import rate_limits, shared_rates
+
+    still = _StillWallClock()
+    for module in (limits.aio.storage.memory, rate_limits, shared_rates):
+        monkeypatch.setattr(module, "time", still)

@@ -23,6 +23,10 @@ from connect_four.service.main import create_app
 from connect_four.service.rate_limits import Rates
 from server_support import REPOSITORY
 
+# The windows never end while a test runs: two requests on either side of a minute's end
+# would let one more in than the rate (tests/service/conftest.py, _StillWallClock).
+pytestmark = pytest.mark.usefixtures("still_rate_clock")
+
 GAME = {"players": ["a", "b"], "rows": 4, "columns": 4}
 TIGHT = Rates(
     games="3/minute",

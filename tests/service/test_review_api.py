@@ -105,6 +105,7 @@ def test_out_of_limits_and_malformed_requests_are_400(
     _refused(client.post("/review", json=body), 400, "malformed_request")
 
 
+@pytest.mark.usefixtures("still_rate_clock")  # no minute ends between the two requests
 def test_reviews_count_against_the_analysis_rate(tmp_path: Path, pool: ReviewPool) -> None:
     app = create_app(tmp_path / "games.db", rates=Rates(analysis="1/minute"))
     analysis_pool = AnalysisPool()
