@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 
-import pytest
+from ci_support import unavailable
 
 
 def node_program() -> str:
     """Node's path; a test without it skips on a developer's machine and fails in CI."""
     node = shutil.which("node")
     if node is None:
-        message = "node is not installed: the page's scripts cannot be run (apt-get install nodejs)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable(
+            "node is not installed: the page's scripts cannot be run (apt-get install nodejs)"
+        )
     return node

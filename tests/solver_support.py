@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
 import pytest
+from ci_support import unavailable
 
 from connect_four.engine.accelerator import (
     PURE_PYTHON_VARIABLE,
@@ -50,9 +50,7 @@ def pons_sample() -> list[tuple[str, list[int], int]]:
 def require_accelerator() -> None:
     """Skip without the accelerator on a developer's machine; fail in CI (CI=true)."""
     if accelerator() is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(NOT_BUILT)
-        pytest.skip(NOT_BUILT)
+        unavailable(NOT_BUILT)
 
 
 def require_wide_accelerator() -> None:
@@ -67,9 +65,7 @@ def require_wide_accelerator() -> None:
         assert narrow is not None
         if not narrow.COMPILER_HAS_INT128:
             pytest.skip(NO_INT128)
-        if os.environ.get("CI") == "true":
-            pytest.fail(WIDE_NOT_BUILT)
-        pytest.skip(WIDE_NOT_BUILT)
+        unavailable(WIDE_NOT_BUILT)
 
 
 @pytest.fixture(params=["python", "native"])

@@ -8,7 +8,6 @@ in CI. The tests of a missing extra hide the installed one.
 from __future__ import annotations
 
 import bisect
-import os
 import random
 import tomllib
 import types
@@ -17,6 +16,7 @@ from importlib import import_module
 from pathlib import Path
 
 import pytest
+from ci_support import unavailable
 from solver_support import require_accelerator
 
 import connect_four.engine.database as database_module
@@ -50,9 +50,7 @@ def require_database() -> Database:
     """The installed database; skip without it on a developer's machine, fail in CI."""
     database = load_database()
     if database is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(NOT_INSTALLED)
-        pytest.skip(NOT_INSTALLED)
+        unavailable(NOT_INSTALLED)
     return database
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
 import pytest
+from ci_support import unavailable
 
 import connect
 from connect_four.engine import Game, Rules, Solver, columns
@@ -374,10 +374,7 @@ def _without_progress(text: str) -> str:
 def _needs_the_database(path: Path) -> None:
     """Skip a ``*_database`` dialog without the 12-stone database (fail in CI), as its tests do."""
     if path.stem.endswith("_database") and load_database() is None:
-        message = "the database extra is not installed: pip install -e '.[database]'"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable("the database extra is not installed: pip install -e '.[database]'")
 
 
 @pytest.mark.parametrize("path", REVIEW_DIALOGS, ids=[path.stem for path in REVIEW_DIALOGS])

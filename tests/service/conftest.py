@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 from app_client import AppClient
+from ci_support import unavailable
 from server_zygote import FIRST_READS, ZYGOTE
 from slow_support import starts_processes
 
@@ -78,9 +79,10 @@ def _shared_cluster(folder: Path) -> Iterator[Cluster]:
 
 def _unavailable(reason: ClusterUnavailable) -> None:
     """Skip the PostgreSQL tests on a developer's machine, saying why; fail them on CI (``CI=true``)."""
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"PostgreSQL tests cannot run on CI: {reason}", pytrace=False)
-    pytest.skip(f"PostgreSQL tests skipped: {reason} (CI installs the server and runs them)")
+    unavailable(
+        f"PostgreSQL tests skipped: {reason} (CI installs the server and runs them)",
+        f"PostgreSQL tests cannot run on CI: {reason}",
+    )
 
 
 @pytest.fixture(scope="session")
