@@ -204,19 +204,16 @@ def lent_pages(
     broke the Content-Security-Policy or opened a dialog; every page goes
     back to the pool all the same. Each page's watch is added to ``watches``.
     """
-    lent: list[tuple[Page, PageWatch]] = []
+    lent: list[PageWatch] = [] if watches is None else watches
 
     def open_page(width: int = 1000, height: int = 900, **options: Any) -> Page:
-        page = pool.lend(width, height, **options)
-        watch = PageWatch(page)
-        lent.append((page, watch))
-        if watches is not None:
-            watches.append(watch)
-        return page
+        watch = PageWatch(pool.lend(width, height, **options))
+        lent.append(watch)
+        return watch.page
 
     try:
         yield open_page
-        for _, watch in lent:
+        for watch in lent:
             watch.check()
     finally:
-        pool.give_back(*(page for page, _ in lent))
+        pool.give_back(*(watch.page for watch in lent))
