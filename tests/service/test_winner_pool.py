@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import signal
 import time
@@ -68,32 +69,35 @@ def test_a_killed_worker_costs_one_refusal_then_a_new_worker_answers() -> None:
         pool.close()
 
 
-@pytest.mark.slow  # keeps its worker busy for BUSY_SECONDS
 def test_jobs_whose_client_left_before_a_worker_took_them_never_run(tmp_path: Path) -> None:
     """A client who asks and leaves cannot keep the queue full of work nobody will read.
 
-    One worker, busy with a long job; six more jobs whose client leaves
-    while they wait. Those the executor had taken already (one beyond the
-    job its worker runs, two before the worker starts) run, their places
-    held till then; the others leave the pool at once and never run.
+    One worker, busy with a job that reads a named pipe until the test
+    writes to it; six more jobs whose client leaves while they wait. Those
+    the executor had taken already (one beyond the job its worker runs, two
+    before the worker starts) run, their places held till then; the others
+    leave the pool at once and never run.
     """
     pool = AnalysisPool(workers=1, waiting=6, refusal_pause=0)
     files = [tmp_path / f"job{number}" for number in range(6)]
+    busy_until_told = tmp_path / "busy"
+    os.mkfifo(busy_until_told)
 
     async def clients_leave() -> tuple[list[object], int, bool]:
         left = asyncio.Event()
-        busy = asyncio.ensure_future(pool.run(time.sleep, BUSY_SECONDS))
+        busy = asyncio.ensure_future(pool.run(busy_until_told.read_bytes))
         jobs = [asyncio.ensure_future(pool.run(path.touch, until_gone=left.wait)) for path in files]
         await asyncio.sleep(0)  # every job is in the pool now
         left.set()
         outcomes = await asyncio.gather(*jobs, return_exceptions=True)
         in_flight, busy_still = pool.in_flight, not busy.done()
+        await asyncio.to_thread(_tell, busy_until_told)
         await busy
         return outcomes, in_flight, busy_still
 
     try:
         outcomes, in_flight, busy_still = run_async(clients_leave())
-        assert busy_still, "the long job ended before the clients left: make it longer"
+        assert busy_still, "the long job ended before the clients left"
         assert all(isinstance(outcome, ClientGoneError) for outcome in outcomes), outcomes
         deadline = time.monotonic() + 30
         while pool.in_flight:  # the places of the jobs taken come back as they end
@@ -106,5 +110,14 @@ def test_jobs_whose_client_left_before_a_worker_took_them_never_run(tmp_path: Pa
     assert in_flight == 1 + ran  # the long job, and those taken before their client left
 
 
-BUSY_SECONDS = 3.0
-"""How long the worker is kept busy while the clients leave (a few microseconds later)."""
+def _tell(fifo: Path) -> None:
+    """End the read of ``fifo`` under way in a worker: open it once the worker reads, close it."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            return
+        except OSError as error:  # ENXIO: nobody reads it yet (the worker is starting)
+            if error.errno != errno.ENXIO or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
