@@ -6,6 +6,7 @@ import gc
 import importlib
 import importlib.util
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -144,6 +145,25 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     cores = len(os.sched_getaffinity(0))
     fast_only = " ".join(config.option.markexpr.split()) == FAST_SUBSET
     return cores if fast_only else WORKERS_PER_CORE * cores
+
+
+WHOLLY_SLOW = re.compile(rb"^pytestmark = pytest\.mark\.slow\b", re.MULTILINE)
+"""A test module's line that marks every test of it slow (tests/slow_support.py's convention)."""
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """In the fast subset, leave unread the test modules whose every test is marked slow.
+
+    Imported only to be deselected, they cost each worker their imports and,
+    on a first run, the rewriting of their asserts: over a third of the
+    suite's test code. tests/test_suite_setup.py checks the subset is the
+    same test for test either way.
+    """
+    if " ".join(config.option.markexpr.split()) != FAST_SUBSET:
+        return None
+    if not (collection_path.name.startswith("test_") and collection_path.suffix == ".py"):
+        return None
+    return True if WHOLLY_SLOW.search(collection_path.read_bytes()) else None
 
 
 def pytest_report_header() -> list[str]:

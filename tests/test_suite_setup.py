@@ -32,7 +32,17 @@ def test_plugins_rewritten_asserts_are_cached_even_where_bytecode_writing_is_off
         "PYTHONPYCACHEPREFIX": str(tmp_path),  # every cache written lands here
     }
     collected = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "tests/test_slow_support.py"],
+        # No conftest: the plugins are what is checked, and the project's
+        # imports would only be compiled into the prefix too (3 s of CPU).
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--noconftest",
+            "--collect-only",
+            "-q",
+            "tests/test_slow_support.py",
+        ],
         cwd=REPOSITORY,
         env=environment,
         capture_output=True,
@@ -44,3 +54,29 @@ def test_plugins_rewritten_asserts_are_cached_even_where_bytecode_writing_is_off
     assert list(tmp_path.rglob("xdist/plugin.*-pytest-*.pyc")), sorted(
         str(path.relative_to(tmp_path)) for path in tmp_path.rglob("*.pyc")
     )[:20]
+
+
+def _collected(marks: str) -> list[str]:
+    """The IDs of the tests ``pytest -m marks`` would run, from a pytest of its own."""
+    listed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist", "-m", marks],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    return [line for line in listed.stdout.splitlines() if "::" in line]
+
+
+@pytest.mark.slow  # two pytests of its own
+def test_the_fast_subset_left_unread_modules_are_the_tests_it_would_deselect() -> None:
+    """conftest.py skips the wholly slow modules only for ``-m "not slow"``: the same tests run.
+
+    ``(not slow)`` means the same but is not the shortcut's exact expression,
+    so it collects every module and deselects one test at a time.
+    """
+    shortcut, every_module = _collected("not slow"), _collected("(not slow)")
+    assert len(shortcut) > 2000
+    assert shortcut == every_module
