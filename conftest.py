@@ -156,8 +156,8 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
     Imported only to be deselected, they cost each worker their imports and,
     on a first run, the rewriting of their asserts: over a third of the
-    suite's test code. tests/test_suite_setup.py checks the subset is the
-    same test for test either way.
+    suite's test code. tests/test_suite_setup.py checks each such module
+    sets its marks once, to slow alone, so the subset is the same tests.
     """
     if " ".join(config.option.markexpr.split()) != FAST_SUBSET:
         return None
