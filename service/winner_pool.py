@@ -205,14 +205,20 @@ class WorkerPool:
 async def _unless_gone(
     job: asyncio.Future[Result], until_gone: Callable[[], Awaitable[object]]
 ) -> Result:
-    """``job``'s result, unless ``until_gone()`` returns (or fails) first: ClientGoneError."""
+    """``job``'s result, unless ``until_gone()`` returns (or fails) first: ClientGoneError.
+
+    When both are over by the time either is seen, the client has gone all
+    the same and nobody can read the answer: that is what is said.
+    """
     gone: asyncio.Future[Any] = asyncio.ensure_future(until_gone())
     try:
         either: set[asyncio.Future[Any]] = {job, gone}
         done, _ = await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
-        if job in done:
-            return job.result()
-        raise ClientGoneError("the client left before the answer was ready: the job was dropped")
+        if gone in done:
+            raise ClientGoneError(
+                "the client left before the answer was ready: the job was dropped"
+            )
+        return job.result()
     finally:
         gone.cancel()
         if gone.done() and not gone.cancelled():
