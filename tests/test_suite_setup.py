@@ -33,17 +33,7 @@ def test_plugins_rewritten_asserts_are_cached_even_where_bytecode_writing_is_off
         "PYTHONPYCACHEPREFIX": str(tmp_path),  # every cache written lands here
     }
     collected = subprocess.run(
-        # No conftest: the plugins are what is checked, and the project's
-        # imports would only be compiled into the prefix too (3 s of CPU).
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "--noconftest",
-            "--collect-only",
-            "-q",
-            "tests/test_slow_support.py",
-        ],
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "tests/test_slow_support.py"],
         cwd=REPOSITORY,
         env=environment,
         capture_output=True,
