@@ -215,9 +215,7 @@ async def _unless_gone(
         either: set[asyncio.Future[Any]] = {job, gone}
         done, _ = await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
         if gone in done:
-            raise ClientGoneError(
-                "the client left before the answer was ready: the job was dropped"
-            )
+            raise ClientGoneError("the client left before its answer was sent: the job was dropped")
         return job.result()
     finally:
         gone.cancel()
