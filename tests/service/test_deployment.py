@@ -38,16 +38,48 @@ def blocks(text: str, language: str) -> list[str]:
     return re.findall(rf"^```{language}\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL)
 
 
-def free_ports(count: int) -> list[int]:
-    """``count`` ports free on every interface just now."""
-    probes = [socket.socket() for _ in range(count)]
+EPHEMERAL_PORTS = Path("/proc/sys/net/ipv4/ip_local_port_range")
+"""Where Linux picks the port of a bind to port 0 and of an outgoing connection."""
+
+PORTS_PER_WORKER = 500
+"""Each xdist worker's own block of ports for the guide, from :data:`FIRST_GUIDE_PORT` up."""
+
+FIRST_GUIDE_PORT = 20000
+
+
+def _ephemeral_start() -> int:
+    """The lowest port the kernel hands out by itself (32768 unless the machine says other)."""
     try:
-        for probe in probes:
-            probe.bind(("", 0))  # every interface: the guide's nginx listens on all
-        return [probe.getsockname()[1] for probe in probes]
-    finally:
-        for probe in probes:
-            probe.close()
+        return int(EPHEMERAL_PORTS.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+def free_ports(count: int) -> list[int]:
+    """``count`` ports free on every interface, that no other test can take before the guide binds them.
+
+    The guide's commands bind the ports they are given, a moment after
+    they are picked. A port the kernel handed out (a bind to port 0) could
+    meanwhile go to any other test's server or connection: once one did,
+    a service of the guide's exited with "address already in use" and its
+    curl waited on whatever held the port until the test's 240 s ran out.
+    So the ports come from below the kernel's own range, where every other
+    test's port comes from, in a block of this worker's own.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    first = FIRST_GUIDE_PORT + PORTS_PER_WORKER * (int(worker) if worker.isdigit() else 0)
+    last = min(first + PORTS_PER_WORKER, _ephemeral_start())
+    ports: list[int] = []
+    for port in range(first, last):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("", port))  # every interface: the guide's nginx listens on all
+            except OSError:
+                continue  # in use by a program outside the suite
+        ports.append(port)
+        if len(ports) == count:
+            return ports
+    raise AssertionError(f"{count} free ports between {first} and {last}: found {ports}")
 
 
 def test_the_guide_has_commands_and_a_configuration() -> None:
