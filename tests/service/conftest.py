@@ -288,12 +288,19 @@ class _StillWallClock:
 
 
 @pytest.fixture
-def still_rate_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The rate counters' wall clock stands still (:class:`_StillWallClock`) for the test."""
+def still_rate_clock(monkeypatch: pytest.MonkeyPatch) -> _StillWallClock:
+    """The rate counters' wall clock stands still (:class:`_StillWallClock`) for the test.
+
+    Every module that reads it for the rates: ``limits``' storage and its
+    strategies (which date a window's reset), the service's two counters.
+    A clock left out runs apart from the still one by up to half a minute.
+    """
     import limits.aio.storage.memory
+    import limits.aio.strategies
 
     from connect_four.service import rate_limits, shared_rates
 
     still = _StillWallClock()
-    for module in (limits.aio.storage.memory, rate_limits, shared_rates):
+    for module in (limits.aio.storage.memory, limits.aio.strategies, rate_limits, shared_rates):
         monkeypatch.setattr(module, "time", still)
+    return still

@@ -67,6 +67,21 @@ def test_games_beyond_the_rate_are_429_and_not_created(client: AppClient) -> Non
     assert len(client.get("/drop_token").json()["games"]) == 3
 
 
+def test_retry_after_is_within_the_window_wherever_the_still_clock_stands(
+    client: AppClient, still_rate_clock: Any
+) -> None:
+    """The still clock an hour from the real one: every reset is dated by the still one.
+
+    ``limits`` dated a window's reset by the real clock while the service
+    subtracted the still one's time: Retry-After came out as 61 once, in a
+    quiet whole-suite run (the two clocks are up to half a minute apart).
+    """
+    still_rate_clock.now -= 3600
+    for _ in range(3):
+        assert client.post("/drop_token", json=GAME).status_code == 200
+    assert_rate_limited(client.post("/drop_token", json=GAME))
+
+
 def test_moves_and_quits_share_one_rate(client: AppClient) -> None:
     game_id = client.post("/drop_token", json=GAME).json()["gameId"]
     assert client.post(f"/drop_token/{game_id}/a", json={"column": 0}).status_code == 200
