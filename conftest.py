@@ -143,8 +143,12 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     if chosen.isdigit() and int(chosen) > 0:
         return int(chosen)
     cores = len(os.sched_getaffinity(0))
-    fast_only = " ".join(config.option.markexpr.split()) == FAST_SUBSET
-    return cores if fast_only else WORKERS_PER_CORE * cores
+    return cores if runs_fast_subset(config) else WORKERS_PER_CORE * cores
+
+
+def runs_fast_subset(config: pytest.Config) -> bool:
+    """Whether the run's marker expression is the fast subset's, however it is spaced."""
+    return " ".join(config.option.markexpr.split()) == FAST_SUBSET
 
 
 WHOLLY_SLOW = re.compile(rb"^pytestmark = pytest\.mark\.slow\b", re.MULTILINE)
@@ -159,7 +163,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     suite's test code. tests/test_suite_setup.py checks each such module
     sets its marks once, to slow alone, so the subset is the same tests.
     """
-    if " ".join(config.option.markexpr.split()) != FAST_SUBSET:
+    if not runs_fast_subset(config):
         return None
     if not (collection_path.name.startswith("test_") and collection_path.suffix == ".py"):
         return None
