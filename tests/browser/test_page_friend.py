@@ -243,6 +243,25 @@ def moves_fail_from(first: int) -> Callable[[Route], None]:
     return handle
 
 
+COUNT_TROUBLE_SAID = """() => {
+  let said = 0;
+  document.body.dataset.troubleSaid = "0";
+  new MutationObserver((records) => {
+    said += records.filter((record) => record.addedNodes.length).length;
+    document.body.dataset.troubleSaid = String(said);
+  }).observe(document.getElementById("trouble-actions"), { childList: true });
+}"""
+"""Counts in the body's ``data-trouble-said`` the times the page says its trouble (each fills
+the box's buttons anew). A mutation observer runs once the code that made the change has
+gone as far as its next ``await``; follow.js says a failure, then begins the pause before
+the next try, so once the count reaches n the n-th pause's timer is set."""
+
+
+def wait_until_trouble_said(page: Page, times: int) -> None:
+    """Wait until the page has said its trouble ``times`` times (COUNT_TROUBLE_SAID counts)."""
+    expect(page.locator("body")).to_have_attribute("data-trouble-said", str(times))
+
+
 def test_an_outage_keeps_the_moves_notice_and_ends_soon_after_the_service_is_back(
     new_page: Callable[..., Page], service: str
 ) -> None:
@@ -254,6 +273,9 @@ def test_an_outage_keeps_the_moves_notice_and_ends_soon_after_the_service_is_bac
         drop(ann, 3)
         wait_for_discs(ann, 1)
         ann.clock.pause_at(ann.evaluate("Date.now()") / 1000 + 1)
+        # The clock moves on only once the page has begun the pause it must end: moved on
+        # before, it would leave the pause's timer in a future the test never reaches.
+        ann.evaluate(COUNT_TROUBLE_SAID)
         moves, own_move = re.compile(r"/moves\?"), "**/drop_token/*/ann"
         ann.route(moves, moves_fail_from(2))
         ann.route(own_move, lambda route: route.abort())
@@ -273,9 +295,13 @@ def test_an_outage_keeps_the_moves_notice_and_ends_soon_after_the_service_is_bac
             "Your move could not be sent: the service cannot be reached."
         )
         expect(ann.locator("#trouble")).to_be_visible()  # both said, neither hides the other
-        for _ in range(3):  # the pauses between tries grow...
+        # The pauses between tries grow, each ended by moving the clock on by it alone, so
+        # that one try fails each time: 2 s, 4 s...
+        for failures, pause in enumerate([2_000, 4_000, 5_000], start=1):
+            wait_until_trouble_said(ann, failures)
             with ann.expect_event("requestfailed"):
-                ann.clock.run_for(60_000)
+                ann.clock.run_for(pause)
+        wait_until_trouble_said(ann, 4)
         ann.unroute(moves)
         ann.unroute(own_move)
         # ... to 5 s at most: the service back is seen within them.
