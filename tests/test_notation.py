@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import text_support
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -219,7 +220,7 @@ def test_digit_run_reads_as_columns_on_boards_of_at_most_ten_columns(
 
 
 @settings(deadline=None)
-@given(st.text(max_size=8))
+@given(text_support.text(max_size=8))
 def test_parse_column_accepts_exactly_the_canonical_spelling_of_a_column(text: str) -> None:
     canonical = {str(column) for column in range(12)}
     try:

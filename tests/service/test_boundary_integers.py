@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+import text_support
 from app_client import AppClient
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -49,7 +50,7 @@ BOUNDARIES = [
 ]
 """What each parameter receives for sure: the integers where storage types end, and non-numbers."""
 
-VALUES = st.one_of(st.integers().map(str), st.text(min_size=1, max_size=30))
+VALUES = st.one_of(st.integers().map(str), text_support.text(min_size=1, max_size=30))
 """What each parameter may receive beyond :data:`BOUNDARIES` (each of those is an example already)."""
 
 

@@ -6,9 +6,9 @@ import unicodedata
 from urllib.parse import quote
 
 import pytest
+import text_support
 from app_client import AppClient
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from server_support import answered_before_storage
 
@@ -62,7 +62,7 @@ def test_the_schema_states_what_a_name_may_hold(client: AppClient) -> None:
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(name=st.text(min_size=1, max_size=12))
+@given(name=text_support.text(min_size=1, max_size=12))
 def test_any_name_is_refused_with_a_reason_or_plays_under_its_own_name(
     shared_app_client: AppClient, name: str
 ) -> None:
