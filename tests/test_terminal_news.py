@@ -310,7 +310,7 @@ def test_ctrl_c_at_a_watched_prompt_still_quits_the_game(drop_token_service: str
     assert moves_of(drop_token_service, game)[-1] == {"type": "QUIT", "player": "bob"}
 
 
-ANN_S_PRESENCE = re.compile(rb"ann is (?:away|back)\.\n(?:Enter a column: )?")
+ANN_S_PRESENCE = re.compile(rb"ann is (?:away|back)\.\n(?:" + re.escape(PROMPT) + rb")?")
 """ann's presence as bob's game tells it, with the prompt it shows again after the news. ann
 plays through the test's own requests, present for the service's grace (a second) after
 each: when the machine is slow, bob's game sees her away before her quit, and back with it."""
